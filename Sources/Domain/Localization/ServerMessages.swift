@@ -1,0 +1,70 @@
+/// Messages of the protocol and the server itself.
+enum ServerMessages {
+    static let table: MessageCatalog.Table = [
+        "parseError": [
+            .english: "Parse error: the message is not valid JSON in UTF-8",
+            .russian: "Ошибка разбора: сообщение не является корректным JSON в UTF-8",
+            .japanese: "解析エラー: メッセージが UTF-8 の正しい JSON ではありません",
+        ],
+        "invalidRequest": [
+            .english: "Invalid request",
+            .russian: "Некорректный запрос",
+            .japanese: "無効なリクエストです",
+        ],
+        "messageTooLarge": [
+            .english: "Invalid request: the message is longer than {limit} bytes",
+            .russian: "Некорректный запрос: сообщение длиннее {limit} байт",
+            .japanese: "無効なリクエスト: メッセージが {limit} バイトを超えています",
+        ],
+        "tooDeep": [
+            .english: "Invalid request: JSON is nested deeper than {limit} levels",
+            .russian: "Некорректный запрос: вложенность JSON глубже {limit} уровней",
+            .japanese: "無効なリクエスト: JSON の入れ子が {limit} 階層を超えています",
+        ],
+        "emptyBatch": [
+            .english: "Invalid request: a batch must not be empty",
+            .russian: "Некорректный запрос: пакет не может быть пустым",
+            .japanese: "無効なリクエスト: バッチを空にすることはできません",
+        ],
+        "batchTooLarge": [
+            .english: "Invalid request: a batch may hold at most {limit} entries",
+            .russian: "Некорректный запрос: пакет может содержать не более {limit} элементов",
+            .japanese: "無効なリクエスト: バッチに含められるのは {limit} 件までです",
+        ],
+        "methodNotFound": [
+            .english: "Method not found: {method}",
+            .russian: "Метод не найден: {method}",
+            .japanese: "メソッドが見つかりません: {method}",
+        ],
+        "invalidParams": [
+            .english: "Invalid params: {field} must be {expected}",
+            .russian: "Некорректные параметры: {field} должно быть {expected}",
+            .japanese: "無効なパラメーター: {field} は {expected} である必要があります",
+        ],
+        "unknownParam": [
+            .english: "Invalid params: unknown parameter {field}",
+            .russian: "Некорректные параметры: неизвестный параметр {field}",
+            .japanese: "無効なパラメーター: 不明なパラメーター {field}",
+        ],
+        "missingParam": [
+            .english: "Invalid params: {field} is required",
+            .russian: "Некорректные параметры: параметр {field} обязателен",
+            .japanese: "無効なパラメーター: {field} は必須です",
+        ],
+        "tooManyParams": [
+            .english: "Invalid params: at most {limit} positional parameters",
+            .russian: "Некорректные параметры: не более {limit} позиционных параметров",
+            .japanese: "無効なパラメーター: 位置パラメーターは {limit} 個までです",
+        ],
+        "internalError": [
+            .english: "Internal error",
+            .russian: "Внутренняя ошибка",
+            .japanese: "内部エラー",
+        ],
+        "shuttingDown": [
+            .english: "The server is shutting down",
+            .russian: "Сервер завершает работу",
+            .japanese: "サーバーはシャットダウン中です",
+        ],
+    ]
+}

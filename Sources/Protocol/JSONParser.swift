@@ -1,0 +1,317 @@
+/// A JSON reader that parses straight from UTF-8 bytes into ``JSONValue``.
+///
+/// It validates UTF-8 once up front, so string bodies without escapes become `String`s without a second
+/// check. Integers that fit in `Int64` stay exact; lone surrogate escapes and nesting deeper than
+/// ``maximumDepth`` are rejected.
+public struct JSONParser {
+    /// How deeply arrays and objects may nest (the outermost container is depth 1).
+    public static let defaultMaximumDepth = 64
+
+    /// Parses one JSON text (surrounding white space allowed) from `bytes`.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, maximumDepth: Int = defaultMaximumDepth
+    ) throws(JSONParseError) -> JSONValue {
+        let buffer = bytes.bindMemory(to: UInt8.self)
+        if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
+            throw JSONParseError(.invalidUTF8, at: bad, "invalid UTF-8")
+        }
+        var parser = JSONParser(buffer: buffer, maximumDepth: maximumDepth)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.position == buffer.count else {
+            throw parser.error("unexpected data after the JSON value")
+        }
+        return value
+    }
+
+    /// Parses one JSON text from an array of bytes.
+    public static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+    ) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONParseError) in try parse(raw, maximumDepth: maximumDepth) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON text from a string.
+    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError)
+        -> JSONValue
+    {
+        try parse(Array(text.utf8), maximumDepth: maximumDepth)
+    }
+
+    private let buffer: UnsafeBufferPointer<UInt8>
+    private let maximumDepth: Int
+    private var position = 0
+
+    private init(buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.buffer = buffer
+        self.maximumDepth = maximumDepth
+    }
+
+    private func error(_ detail: String, at offset: Int? = nil) -> JSONParseError {
+        JSONParseError(.syntax, at: offset ?? position, detail)
+    }
+
+    @inline(__always) private mutating func skipWhitespace() {
+        while position < buffer.count {
+            switch buffer[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard position < buffer.count else { throw error("unexpected end of input") }
+        switch buffer[position] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= buffer.count else { throw error("unexpected end of input") }
+        let text = literal.utf8Start
+        for index in 0..<count where buffer[position + index] != text[index] {
+            throw error("invalid literal")
+        }
+        position += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= maximumDepth else {
+            throw JSONParseError(.tooDeep, at: position, "nesting deeper than \(maximumDepth)")
+        }
+        position += 1  // {
+        skipWhitespace()
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        if position < buffer.count, buffer[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(JSONObject())
+        }
+        var seen: Set<String>? = nil
+        while true {
+            guard position < buffer.count else { throw error("unexpected end of input in object") }
+            guard buffer[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < buffer.count, buffer[position] == UInt8(ascii: ":") else {
+                throw error("expected ':' after a member name")
+            }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            // A repeated key keeps its last value (in its first place). Small objects scan; large ones hash.
+            if keys.count < 16 {
+                if let index = keys.firstIndex(of: key) {
+                    values[index] = value
+                } else {
+                    keys.append(key)
+                    values.append(value)
+                }
+            } else {
+                if seen == nil { seen = Set(keys) }
+                if seen!.insert(key).inserted {
+                    keys.append(key)
+                    values.append(value)
+                } else if let index = keys.firstIndex(of: key) {
+                    values[index] = value
+                }
+            }
+            skipWhitespace()
+            guard position < buffer.count else { throw error("unexpected end of input in object") }
+            switch buffer[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(JSONObject(uncheckedKeys: keys, values: values))
+            default:
+                throw error("expected ',' or '}' in object")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= maximumDepth else {
+            throw JSONParseError(.tooDeep, at: position, "nesting deeper than \(maximumDepth)")
+        }
+        position += 1  // [
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if position < buffer.count, buffer[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < buffer.count else { throw error("unexpected end of input in array") }
+            switch buffer[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(elements)
+            default:
+                throw error("expected ',' or ']' in array")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        position += 1  // opening quote
+        let start = position
+        // Fast path: no escapes.
+        while position < buffer.count {
+            let byte = buffer[position]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self)
+                position += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in string") }
+            position += 1
+        }
+        guard position < buffer.count else { throw error("unterminated string") }
+        var bytes = [UInt8](UnsafeBufferPointer(rebasing: buffer[start..<position]))
+        while position < buffer.count {
+            let byte = buffer[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                return String(decoding: bytes, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < buffer.count else { throw error("unterminated escape") }
+                let escaped = buffer[position]
+                position += 1
+                switch escaped {
+                case UInt8(ascii: "\""): bytes.append(0x22)
+                case UInt8(ascii: "\\"): bytes.append(0x5C)
+                case UInt8(ascii: "/"): bytes.append(0x2F)
+                case UInt8(ascii: "b"): bytes.append(0x08)
+                case UInt8(ascii: "f"): bytes.append(0x0C)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "r"): bytes.append(0x0D)
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &bytes)
+                default: throw error("invalid escape", at: position - 1)
+                }
+            default:
+                if byte < 0x20 { throw error("control character in string") }
+                bytes.append(byte)
+                position += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard position + 4 <= buffer.count else { throw error("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = buffer[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func appendUnicodeEscape(to bytes: inout [UInt8]) throws(JSONParseError) {
+        let escapeStart = position - 2
+        var scalar = try readHex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard position + 2 <= buffer.count, buffer[position] == UInt8(ascii: "\\"),
+                buffer[position + 1] == UInt8(ascii: "u")
+            else { throw error("lone high surrogate escape", at: escapeStart) }
+            position += 2
+            let low = try readHex4()
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw error("high surrogate escape not followed by a low one", at: escapeStart)
+            }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw error("lone low surrogate escape", at: escapeStart)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape", at: escapeStart) }
+        bytes.append(contentsOf: UTF8.encode(unicode)!)
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = position
+        var negative = false
+        if buffer[position] == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        guard position < buffer.count, isDigit(buffer[position]) else { throw error("invalid number") }
+        var integral = true
+        var overflow = false
+        var magnitude: UInt64 = 0
+        if buffer[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < buffer.count, isDigit(buffer[position]) { throw error("leading zero in number") }
+        } else {
+            while position < buffer.count, isDigit(buffer[position]) {
+                let digit = UInt64(buffer[position] - UInt8(ascii: "0"))
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(digit)
+                if o1 || o2 { overflow = true }
+                magnitude = sum
+                position += 1
+            }
+        }
+        if position < buffer.count, buffer[position] == UInt8(ascii: ".") {
+            integral = false
+            position += 1
+            guard position < buffer.count, isDigit(buffer[position]) else { throw error("invalid fraction") }
+            while position < buffer.count, isDigit(buffer[position]) { position += 1 }
+        }
+        if position < buffer.count, buffer[position] | 0x20 == UInt8(ascii: "e") {
+            integral = false
+            position += 1
+            if position < buffer.count, buffer[position] == UInt8(ascii: "+") || buffer[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < buffer.count, isDigit(buffer[position]) else { throw error("invalid exponent") }
+            while position < buffer.count, isDigit(buffer[position]) { position += 1 }
+        }
+        if integral && !overflow {
+            if negative {
+                if magnitude <= UInt64(Int64.max) { return .integer(-Int64(magnitude)) }
+                if magnitude == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
+            } else if magnitude <= UInt64(Int64.max) {
+                return .integer(Int64(magnitude))
+            }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self)
+        guard let value = Double(text) else { throw error("invalid number", at: start) }
+        return .number(value)
+    }
+
+    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+}

@@ -1,0 +1,104 @@
+/// A JSON value as it travels on the wire: the protocol layer's only data model.
+///
+/// Integers that fit in `Int64` are kept exactly as `.integer`; every other number is a `.number`.
+/// Objects keep their members in the order they were written (see ``JSONObject``).
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+extension JSONValue {
+    /// The string, when this value is one.
+    @inlinable public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer, when this value is one (a `.number` with an integral value in range counts too).
+    @inlinable public var integerValue: Int64? {
+        switch self {
+        case .integer(let value): return value
+        case .number(let value):
+            guard value.rounded() == value, let exact = Int64(exactly: value) else { return nil }
+            return exact
+        default: return nil
+        }
+    }
+
+    /// The number as a `Double`, for `.integer` and `.number`.
+    @inlinable public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .number(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The Boolean, when this value is one.
+    @inlinable public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, when this value is an array.
+    @inlinable public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, when this value is an object.
+    @inlinable public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// Whether this is `.null`.
+    @inlinable public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The JSON type name used in error reports and schemas (`"string"`, `"integer"`, ...).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer: return "integer"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// Member lookup for objects; `nil` for anything else.
+    @inlinable public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements))
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The compact JSON text of this value.
+    public var description: String { JSONWriter.string(self) }
+}

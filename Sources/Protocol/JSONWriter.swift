@@ -1,0 +1,133 @@
+/// Writes ``JSONValue``s as compact JSON into a growing byte buffer.
+///
+/// Strings are escaped minimally and correctly: `"` and `\`, the control characters below U+0020
+/// (short forms where JSON has them), and nothing else; non-ASCII text is written as UTF-8.
+/// Non-finite numbers, which JSON cannot express, are written as `null`.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8]
+
+    /// A writer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The compact JSON text of `value`.
+    public static func string(_ value: JSONValue) -> String {
+        var writer = JSONWriter()
+        writer.write(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The compact JSON bytes of `value`.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(value)
+        return writer.bytes
+    }
+
+    /// Forgets what was written, keeping the capacity.
+    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
+    /// Appends raw bytes that are already valid JSON (or framing, such as a newline).
+    public mutating func writeRaw(_ raw: StaticString) {
+        raw.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends one raw byte.
+    public mutating func writeByte(_ byte: UInt8) { bytes.append(byte) }
+
+    /// Appends the compact JSON text of `value`.
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: writeRaw("null")
+        case .bool(let flag): if flag { writeRaw("true") } else { writeRaw("false") }
+        case .integer(let number): write(integer: number)
+        case .number(let number): write(number: number)
+        case .string(let text): write(string: text)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            var first = true
+            for element in elements {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                write(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            for index in 0..<object.keys.count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(string: object.keys[index])
+                bytes.append(UInt8(ascii: ":"))
+                write(object.values[index])
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends an integer in decimal.
+    public mutating func write(integer value: Int64) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+    }
+
+    /// Appends a floating-point number in its shortest round-tripping form, or `null` when not finite.
+    public mutating func write(number value: Double) {
+        guard value.isFinite else {
+            writeRaw("null")
+            return
+        }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// Appends a quoted, escaped string.
+    public mutating func write(string text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if runStart < index {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                }
+                runStart = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22: bytes.append(0x22)
+                case 0x5C: bytes.append(0x5C)
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30])
+                    bytes.append(hex.utf8Start[Int(byte >> 4)])
+                    bytes.append(hex.utf8Start[Int(byte & 0xF)])
+                }
+            }
+            if runStart < utf8.count {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Domain
+import Foundation
+
+/// What the command line asks for.
+enum CommandLineRequest {
+    case serve(ServerConfiguration)
+    case help
+    case version
+}
+
+/// A command line that cannot be obeyed; printed as one line on stderr, exit code 2.
+struct UsageError: Error, Equatable {
+    let message: String
+}
+
+/// The hand-written parser of satchel's flags (SPEC §12). Accepts `--flag value` and `--flag=value`.
+enum CommandLineOptions {
+    static let usage = """
+        usage: satchel [--db PATH | --memory] [--locale L] [--time-zone TZ] [--max-message-bytes N]
+                       [--log-level L] [--version] [--help]
+
+        Serves JSON-RPC 2.0 on stdin/stdout, one message per line.
+
+          --db PATH                 SQLite database file (default: $SATCHEL_DB, else
+                                    $XDG_DATA_HOME/satchel/satchel.sqlite, else
+                                    ~/.local/share/satchel/satchel.sqlite)
+          --memory                  keep everything in memory; nothing is saved
+          --locale L                language of messages: en, ru or ja (default en)
+          --time-zone TZ            IANA time zone for formatted dates (default: the system's)
+          --max-message-bytes N     longest accepted line in bytes (default 33554432)
+          --log-level L             error, warn, info or debug (default warn); logs go to stderr
+          --version                 print the version and exit
+          --help                    print this help and exit
+        """
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
+        -> CommandLineRequest
+    {
+        var databasePath: String? = nil
+        var memory = false
+        var configuration = ServerConfiguration(database: .memory)
+        var index = 0
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else {
+                throw UsageError(message: "unexpected argument '\(argument)' (see --help)")
+            }
+            var name = argument
+            var inlineValue: String? = nil
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
+                index += 1
+                return arguments[index - 1]
+            }
+            func noValue() throws(UsageError) {
+                if inlineValue != nil { throw UsageError(message: "\(name) takes no value") }
+            }
+            switch name {
+            case "--help", "-h":
+                return .help
+            case "--version":
+                return .version
+            case "--db":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(message: "--db needs a non-empty path") }
+                databasePath = path
+            case "--memory":
+                try noValue()
+                memory = true
+            case "--locale":
+                let tag = try value()
+                guard let language = Language(rawValue: tag) else {
+                    throw UsageError(message: "--locale must be one of en, ru, ja (got '\(tag)')")
+                }
+                configuration.language = language
+            case "--time-zone":
+                let identifier = try value()
+                guard let zone = TimeZone(identifier: identifier) else {
+                    throw UsageError(message: "--time-zone: unknown time zone '\(identifier)'")
+                }
+                configuration.timeZone = zone
+            case "--max-message-bytes":
+                let text = try value()
+                guard let bytes = Int(text), bytes >= 64 else {
+                    throw UsageError(message: "--max-message-bytes must be a whole number of at least 64 (got '\(text)')")
+                }
+                configuration.maximumMessageBytes = bytes
+            case "--log-level":
+                let text = try value()
+                guard let level = LogLevel(name: text) else {
+                    throw UsageError(message: "--log-level must be one of error, warn, info, debug (got '\(text)')")
+                }
+                configuration.logLevel = level
+            default:
+                throw UsageError(message: "unknown option '\(name)' (see --help)")
+            }
+        }
+        if memory && databasePath != nil {
+            throw UsageError(message: "--db and --memory cannot be used together")
+        }
+        configuration.database =
+            memory ? .memory : .file(databasePath ?? DatabaseLocation.defaultPath(environment: environment))
+        return .serve(configuration)
+    }
+}

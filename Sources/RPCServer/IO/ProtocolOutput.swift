@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The only way to the real stdout.
+///
+/// At start-up the original stdout is duplicated for protocol messages and file descriptor 1 is pointed
+/// at stderr, so a stray write to stdout by any code in the process lands in the log, never in the stream.
+struct ProtocolOutput {
+    let descriptor: Int32
+
+    /// Takes over stdout. Call once, before anything could write to it.
+    static func takeOverStandardOutput() -> ProtocolOutput? {
+        let duplicate = dup(1)
+        guard duplicate >= 0 else { return nil }
+        _ = fcntl(duplicate, F_SETFD, FD_CLOEXEC)
+        guard dup2(2, 1) >= 0 else { return nil }
+        return ProtocolOutput(descriptor: duplicate)
+    }
+
+    /// Writes all of `bytes`; `false` when the reader has gone (EPIPE) or another error stops it.
+    func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}
+
+/// Writes to file descriptor 1 the way careless code would; used only by the stdout-protection test hook.
+enum StrayOutput {
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

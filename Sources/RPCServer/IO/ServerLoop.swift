@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Protocol
+
+/// The stdio loop: waits for input or a stop signal, reads in large chunks, frames lines, dispatches them
+/// in order and writes the answers of each chunk with one `write` (so pipelined requests share a flush).
+///
+/// - Important: Runs on one thread; everything it calls is used only from there.
+final class ServerLoop {
+    private let dispatcher: RequestDispatcher
+    private let output: ProtocolOutput
+    private let signals: TerminationSignals
+    private let logger: Logger
+    private var framer: LineFramer
+    private var pending = JSONWriter(capacity: 1 << 16)
+    private var outputBroken = false
+
+    /// Answers are written out once this many bytes are waiting, even in the middle of a chunk.
+    private let flushThreshold = 1 << 20
+    private let readSize = 1 << 20
+
+    init(dispatcher: RequestDispatcher, output: ProtocolOutput, signals: TerminationSignals, logger: Logger) {
+        self.dispatcher = dispatcher
+        self.output = output
+        self.signals = signals
+        self.logger = logger
+        self.framer = LineFramer(maximumLineBytes: dispatcher.maximumMessageBytes)
+    }
+
+    /// Serves until end of input, a stop signal or `exit`; returns the process's exit code.
+    func run() -> Int32 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var descriptors = [
+            pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        serving: while true {
+            flush()
+            descriptors[0].revents = 0
+            descriptors[1].revents = 0
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                logger.error("poll failed: errno \(errno)")
+                break
+            }
+            if descriptors[1].revents != 0 {
+                logger.info("stop signal received; finishing")
+                break
+            }
+            guard descriptors[0].revents != 0 else { continue }
+            let count = read(0, buffer.baseAddress, readSize)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                logger.error("reading stdin failed: errno \(errno)")
+                break
+            }
+            if count == 0 {
+                framer.finish { event in handle(event) }
+                break
+            }
+            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in handle(event) }
+            if dispatcher.session.exitRequested { break serving }
+        }
+        flush()
+        return 0
+    }
+
+    private func handle(_ event: LineFramer.Event) {
+        // After `exit`, the rest of the input is not read.
+        if dispatcher.session.exitRequested { return }
+        switch event {
+        case .line(let line): dispatcher.handle(line: line, into: &pending)
+        case .lineTooLong: dispatcher.handleLineTooLong(into: &pending)
+        }
+        if pending.bytes.count >= flushThreshold { flush() }
+    }
+
+    private func flush() {
+        guard !pending.bytes.isEmpty else { return }
+        if !outputBroken && !output.write(pending.bytes) {
+            outputBroken = true
+            logger.warn("stdout is closed; answers are dropped from now on")
+        }
+        pending.removeAll()
+    }
+}

@@ -1,0 +1,108 @@
+import Domain
+import Foundation
+import Protocol
+
+/// The server's own methods (SPEC §4): `initialize`, `ping`, `shutdown`, `exit`, `server.info`.
+/// `rpc.discover` is added by ``OpenRPCDocument`` once every other method is registered.
+enum ServerMethods {
+    /// The MCP protocol versions whose handshake `initialize` satisfies, newest first.
+    static let supportedProtocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+
+    static let localeSchema = Schema.enumeration(Language.allCases.map(\.rawValue), description: "language of messages")
+
+    static func methods(configuration: ServerConfiguration, debugStrayOutput: Bool) -> [RPCMethod] {
+        [
+            RPCMethod(
+                "initialize",
+                summary: "Starts a session: sets its language and time zone and tells what the server is.",
+                params: [
+                    .optional("locale", localeSchema, "Language of messages: en, ru or ja."),
+                    .optional("timeZone", Schema.string(description: "IANA name"), "Time zone for formatted dates."),
+                    .optional("clientInfo", Schema.openObject, "Who the client is ({name, version})."),
+                    .optional("protocolVersion", Schema.string(), "Protocol version the client speaks (MCP)."),
+                    .optional("capabilities", Schema.openObject, "What the client supports (MCP)."),
+                ],
+                result: Schema.object(
+                    [
+                        ("serverInfo", Schema.object([("name", Schema.string()), ("version", Schema.string())])),
+                        ("protocolVersion", Schema.string()),
+                        ("capabilities", Schema.openObject),
+                        ("locale", localeSchema),
+                        ("timeZone", Schema.string()),
+                    ], required: ["serverInfo", "protocolVersion", "capabilities", "locale", "timeZone"])
+            ) { params, session in
+                if let tag = params.string("locale") {
+                    // The schema admits only our languages.
+                    session.language = Language(rawValue: tag)!
+                }
+                if let identifier = params.string("timeZone") {
+                    guard let zone = TimeZone(identifier: identifier) else {
+                        throw ServerError.invalidParam("timeZone", expected: "an IANA time zone name")
+                    }
+                    session.timeZone = zone
+                }
+                let asked = params.string("protocolVersion")
+                let version = asked.flatMap { supportedProtocolVersions.contains($0) ? $0 : nil }
+                    ?? supportedProtocolVersions[0]
+                return [
+                    "serverInfo": ["name": "satchel", "version": .string(SatchelVersion.current)],
+                    "protocolVersion": .string(version),
+                    "capabilities": [:],
+                    "locale": .string(session.language.rawValue),
+                    "timeZone": .string(session.timeZone.identifier),
+                ]
+            },
+            RPCMethod(
+                "notifications/initialized",
+                summary: "The client's acknowledgement of `initialize` (MCP); a notification, accepted and ignored.",
+                result: nil
+            ) { _, _ in .null },
+            RPCMethod("ping", summary: "Answers an empty object: the server is alive.", result: Schema.object([])) {
+                _, _ in
+                if debugStrayOutput { StrayOutput.write("stray output from ping\n") }
+                return .object(JSONObject())
+            },
+            RPCMethod(
+                "shutdown",
+                summary: "Finishes work; later requests are answered -32007 until `exit` or end of input.",
+                result: Schema.null
+            ) { _, session in
+                session.isShuttingDown = true
+                return .null
+            },
+            RPCMethod("exit", summary: "Ends the process (exit code 0) once what came before it is answered.", result: nil) {
+                _, session in
+                session.exitRequested = true
+                return .null
+            },
+            RPCMethod(
+                "server.info",
+                summary: "Version, database, schema version, edition and counts.",
+                result: Schema.object(
+                    [
+                        ("version", Schema.string()),
+                        ("database", Schema.string()),
+                        ("schemaVersion", Schema.integer(minimum: 0)),
+                        ("edition", Schema.object([
+                            ("freeLimit", Schema.nullable(Schema.integer(minimum: 0))),
+                            ("used", Schema.integer(minimum: 0)),
+                        ])),
+                        ("counts", Schema.object([], additional: true)),
+                    ], required: ["version", "database", "schemaVersion", "edition", "counts"])
+            ) { _, _ in
+                [
+                    "version": .string(SatchelVersion.current),
+                    "database": .string(configuration.database.description),
+                    "schemaVersion": 0,
+                    "edition": ["freeLimit": .null, "used": 0],
+                    "counts": [:],
+                ]
+            },
+        ]
+    }
+}
+
+/// The version the server reports.
+enum SatchelVersion {
+    static let current = "0.1.0"
+}

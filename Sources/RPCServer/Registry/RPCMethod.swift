@@ -1,0 +1,64 @@
+import Domain
+import Protocol
+
+/// One method of the server, declared once: the registry dispatches to it, validates its params and
+/// publishes it in `rpc.discover` (and, later, as an MCP tool) from this same value.
+struct RPCMethod {
+    /// What runs the method: validated params in, a JSON result out (or a thrown error).
+    typealias Handler = (ParamValues, Session) throws -> JSONValue
+
+    var name: String
+    var summary: String
+    var params: [ParamSpec]
+    /// The result's JSON Schema; `nil` for a notification, which has no result.
+    var result: JSONValue?
+    var handler: Handler
+
+    init(
+        _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
+        handler: @escaping Handler
+    ) {
+        self.name = name
+        self.summary = summary
+        self.params = params
+        self.result = result
+        self.handler = handler
+    }
+
+    /// The params as one object schema (what an MCP tool publishes as its `inputSchema`).
+    var paramsSchema: JSONValue {
+        Schema.object(params.map { ($0.name, $0.schema) }, required: params.filter(\.required).map(\.name))
+    }
+
+    /// Names positional params, rejects unknown or missing ones, and checks each against its schema.
+    func validate(_ given: Params) throws(ServerError) -> ParamValues {
+        var members: JSONObject
+        switch given {
+        case .none:
+            members = JSONObject()
+        case .byName(let named):
+            members = named
+        case .byPosition(let positional):
+            guard positional.count <= params.count else {
+                throw ServerError.tooManyParams(limit: params.count)
+            }
+            members = JSONObject(zip(params.map(\.name), positional))
+        }
+        if members.isEmpty && params.isEmpty { return ParamValues() }
+        for (name, _) in members where !params.contains(where: { $0.name == name }) {
+            throw ServerError.unknownParam(name, known: params.map(\.name))
+        }
+        for spec in params {
+            guard let value = members[spec.name] else {
+                if spec.required { throw ServerError.missingParam(spec.name, expected: SchemaValidator.describe(spec.schema)) }
+                continue
+            }
+            do {
+                try SchemaValidator.validate(value, against: spec.schema, at: spec.name)
+            } catch {
+                throw ServerError.invalidParams(error)
+            }
+        }
+        return ParamValues(members)
+    }
+}

@@ -1,0 +1,81 @@
+import Domain
+import Protocol
+
+extension ErrorCode {
+    /// A domain object does not exist.
+    static let notFound = ErrorCode(rawValue: -32001)
+    /// The input breaks a domain rule.
+    static let validationFailed = ErrorCode(rawValue: -32002)
+    /// The free edition's limit is reached.
+    static let freeLimitReached = ErrorCode(rawValue: -32003)
+    /// The upstream message feed is unavailable.
+    static let upstreamUnavailable = ErrorCode(rawValue: -32004)
+    /// The database failed (disk full, read-only, locked past the busy timeout).
+    static let storageFailure = ErrorCode(rawValue: -32005)
+    /// `ifRevision` did not match.
+    static let revisionConflict = ErrorCode(rawValue: -32006)
+    /// The server is shutting down.
+    static let shuttingDown = ErrorCode(rawValue: -32007)
+}
+
+/// An error the server answers with: a code, a message key for the session's language, and data.
+///
+/// Handlers throw these (or domain errors, which are translated into these in one place), and the
+/// dispatcher turns them into a ``ResponseError`` in the caller's language.
+struct ServerError: Error {
+    var code: ErrorCode
+    var key: MessageKey
+    var arguments: [String: String] = [:]
+    var data: JSONValue?
+
+    /// The wire form, with the message in `language`.
+    func response(in language: Language) -> ResponseError {
+        ResponseError(code: code, message: MessageCatalog.text(key, language, arguments: arguments), data: data)
+    }
+
+    static func invalidParams(_ mismatch: SchemaValidator.Mismatch) -> ServerError {
+        if mismatch.unknown { return unknownParam(mismatch.field, expectedPhrase: mismatch.expected) }
+        if mismatch.missing { return missingParam(mismatch.field, expected: mismatch.expected) }
+        return invalidParam(mismatch.field, expected: mismatch.expected)
+    }
+
+    static func invalidParam(_ field: String, expected: String) -> ServerError {
+        ServerError(
+            code: .invalidParams, key: "invalidParams", arguments: ["field": field, "expected": expected],
+            data: ["field": .string(field), "expected": .string(expected)])
+    }
+
+    static func missingParam(_ field: String, expected: String) -> ServerError {
+        ServerError(
+            code: .invalidParams, key: "missingParam", arguments: ["field": field],
+            data: ["field": .string(field), "expected": .string(expected)])
+    }
+
+    static func unknownParam(_ field: String, known: [String]) -> ServerError {
+        let expected = known.isEmpty ? "no parameters" : "one of: " + known.joined(separator: ", ")
+        return unknownParam(field, expectedPhrase: expected)
+    }
+
+    private static func unknownParam(_ field: String, expectedPhrase: String) -> ServerError {
+        ServerError(
+            code: .invalidParams, key: "unknownParam", arguments: ["field": field],
+            data: ["field": .string(field), "expected": .string(expectedPhrase)])
+    }
+
+    static func tooManyParams(limit: Int) -> ServerError {
+        ServerError(
+            code: .invalidParams, key: "tooManyParams", arguments: ["limit": String(limit)],
+            data: ["field": "params", "expected": .string("at most \(limit) positional parameters")])
+    }
+
+    static func methodNotFound(_ method: String) -> ServerError {
+        ServerError(
+            code: .methodNotFound, key: "methodNotFound", arguments: ["method": method],
+            data: ["method": .string(method)])
+    }
+
+    static let shuttingDown = ServerError(
+        code: .shuttingDown, key: "shuttingDown", data: ["reason": "shuttingDown"])
+
+    static let internalError = ServerError(code: .internalError, key: "internalError")
+}

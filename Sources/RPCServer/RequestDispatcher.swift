@@ -1,0 +1,146 @@
+import Domain
+import Protocol
+
+/// Turns each incoming line into responses: decodes it, runs the methods in order, and writes the answers
+/// (one line per message, a batch's answers as one array) into the output buffer.
+///
+/// - Important: Used only on the thread that runs the server loop.
+final class RequestDispatcher {
+    let registry: MethodRegistry
+    let session: Session
+    let logger: Logger
+    let maximumMessageBytes: Int
+    private let decoder = MessageDecoder()
+
+    init(registry: MethodRegistry, session: Session, logger: Logger, maximumMessageBytes: Int) {
+        self.registry = registry
+        self.session = session
+        self.logger = logger
+        self.maximumMessageBytes = maximumMessageBytes
+    }
+
+    /// Handles one complete line.
+    func handle(line: UnsafeRawBufferPointer, into output: inout JSONWriter) {
+        switch decoder.decode(line) {
+        case .rejected(let error):
+            logger.debug("rejected a message: \(error.data?.description ?? error.message)")
+            writeLine(into: &output) { $0.writeResponse(id: .null, error: localized(error)) }
+        case .single(let call):
+            if let answer = answer(call) {
+                writeLine(into: &output) { $0.write(answer: answer) }
+            }
+        case .batch(let calls):
+            var answers: [Answer] = []
+            for call in calls {
+                if let answer = answer(call) { answers.append(answer) }
+            }
+            guard !answers.isEmpty else { return }
+            writeLine(into: &output) { writer in
+                writer.writeByte(UInt8(ascii: "["))
+                for (index, answer) in answers.enumerated() {
+                    if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                    writer.write(answer: answer)
+                }
+                writer.writeByte(UInt8(ascii: "]"))
+            }
+        }
+    }
+
+    /// Answers a line that was longer than the limit (it has been skipped).
+    func handleLineTooLong(into output: inout JSONWriter) {
+        logger.warn("skipped a message longer than \(maximumMessageBytes) bytes")
+        let error = ServerError(
+            code: .invalidRequest, key: "messageTooLarge", arguments: ["limit": String(maximumMessageBytes)],
+            data: ["reason": "messageTooLarge", "limit": .integer(Int64(maximumMessageBytes))])
+        writeLine(into: &output) { $0.writeResponse(id: .null, error: error.response(in: session.language)) }
+    }
+
+    private func writeLine(into output: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {
+        body(&output)
+        output.writeByte(UInt8(ascii: "\n"))
+    }
+
+    /// Runs one call; `nil` when nothing is to be answered (a notification, or a response from the client).
+    func answer(_ call: IncomingCall) -> Answer? {
+        switch call {
+        case .invalid(let id, let error):
+            return Answer(id: id, outcome: .failure(localized(error)))
+        case .response(let id):
+            logger.debug("ignored a response object with id \(id): this server sends no requests")
+            return nil
+        case .request(let request):
+            let outcome = run(request)
+            guard let id = request.id else {
+                if case .failure(let error) = outcome {
+                    logger.debug("notification \(request.method) failed: \(error.message)")
+                }
+                return nil
+            }
+            return Answer(id: id, outcome: outcome)
+        }
+    }
+
+    private func run(_ request: Request) -> Answer.Outcome {
+        guard let method = registry[request.method] else {
+            return .failure(ServerError.methodNotFound(request.method).response(in: session.language))
+        }
+        if session.isShuttingDown && method.name != "exit" {
+            return .failure(ServerError.shuttingDown.response(in: session.language))
+        }
+        do {
+            let params = try method.validate(request.params)
+            return .success(try method.handler(params, session))
+        } catch let error as ServerError {
+            return .failure(error.response(in: session.language))
+        } catch {
+            logger.error("internal error in \(request.method): \(error)")
+            return .failure(ServerError.internalError.response(in: session.language))
+        }
+    }
+
+    /// The protocol layer's errors carry English text and a reason; this gives them the session's language.
+    private func localized(_ error: ResponseError) -> ResponseError {
+        var result = error
+        let reason = error.data?["reason"]?.stringValue
+        switch error.code {
+        case .parseError:
+            result.message = MessageCatalog.text("parseError", session.language)
+        case .invalidRequest:
+            switch reason {
+            case "tooDeep":
+                result.message = MessageCatalog.text(
+                    "tooDeep", session.language, arguments: ["limit": String(JSONParser.defaultMaximumDepth)])
+            case "emptyBatch":
+                result.message = MessageCatalog.text("emptyBatch", session.language)
+            case "batchTooLarge":
+                result.message = MessageCatalog.text(
+                    "batchTooLarge", session.language, arguments: ["limit": String(decoder.maximumBatchEntries)])
+            default:
+                result.message = MessageCatalog.text("invalidRequest", session.language)
+            }
+        default:
+            break
+        }
+        return result
+    }
+}
+
+/// One response to be written.
+struct Answer {
+    enum Outcome {
+        case success(JSONValue)
+        case failure(ResponseError)
+    }
+
+    var id: RequestID
+    var outcome: Outcome
+}
+
+extension JSONWriter {
+    mutating func write(answer: Answer) {
+        switch answer.outcome {
+        case .success(let result): writeResponse(id: answer.id, result: result)
+        case .failure(let error): writeResponse(id: answer.id, error: error)
+        }
+    }
+}

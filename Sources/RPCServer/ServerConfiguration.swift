@@ -1,0 +1,36 @@
+import Domain
+import Foundation
+
+/// Where the data lives.
+enum DatabaseLocation: Equatable {
+    case file(String)
+    case memory
+
+    /// How `server.info` reports it.
+    var description: String {
+        switch self {
+        case .file(let path): return path
+        case .memory: return ":memory:"
+        }
+    }
+
+    /// The default database path of SPEC §12: `$SATCHEL_DB`, else `$XDG_DATA_HOME/satchel/satchel.sqlite`,
+    /// else `~/.local/share/satchel/satchel.sqlite`.
+    static func defaultPath(environment: [String: String]) -> String {
+        if let explicit = environment["SATCHEL_DB"], !explicit.isEmpty { return explicit }
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return dataHome + "/satchel/satchel.sqlite"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/satchel/satchel.sqlite"
+    }
+}
+
+/// Everything the command line decides, validated.
+struct ServerConfiguration {
+    var database: DatabaseLocation
+    var language: Language = .english
+    var timeZone: TimeZone = .current
+    var logLevel: LogLevel = .warn
+    var maximumMessageBytes = 32 * 1024 * 1024
+}

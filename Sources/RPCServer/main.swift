@@ -1,0 +1,53 @@
+import Domain
+import Foundation
+import Protocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Before anything can write to stdout, keep the real one for protocol messages only.
+guard let output = ProtocolOutput.takeOverStandardOutput() else {
+    Logger.writeLine("satchel: cannot set up stdout")
+    exit(2)
+}
+
+let request: CommandLineRequest
+do {
+    request = try CommandLineOptions.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    Logger.writeLine("satchel: \(error.message)")
+    exit(2)
+}
+
+switch request {
+case .help:
+    _ = output.write(Array((CommandLineOptions.usage + "\n").utf8))
+    exit(0)
+case .version:
+    _ = output.write(Array("satchel \(SatchelVersion.current)\n".utf8))
+    exit(0)
+case .serve(let configuration):
+    guard let signals = TerminationSignals.install() else {
+        Logger.writeLine("satchel: cannot install signal handlers")
+        exit(2)
+    }
+    let logger = Logger(level: configuration.logLevel)
+    let debugStrayOutput = ProcessInfo.processInfo.environment["SATCHEL_TEST_STRAY_STDOUT"] == "1"
+    if debugStrayOutput { StrayOutput.write("stray output at start-up\n") }
+
+    var registry = MethodRegistry()
+    registry.register(ServerMethods.methods(configuration: configuration, debugStrayOutput: debugStrayOutput))
+    OpenRPCDocument.register(into: &registry)
+
+    let session = Session(language: configuration.language, timeZone: configuration.timeZone)
+    let dispatcher = RequestDispatcher(
+        registry: registry, session: session, logger: logger,
+        maximumMessageBytes: configuration.maximumMessageBytes)
+    logger.info("serving on stdio; database \(configuration.database.description)")
+    let loop = ServerLoop(dispatcher: dispatcher, output: output, signals: signals, logger: logger)
+    exit(loop.run())
+}
