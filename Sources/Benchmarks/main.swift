@@ -1,1 +1,30 @@
-print("placeholder")
+import Foundation
+import Protocol
+
+// satchel-bench [codec] [pipe]: prints a Markdown report of the benchmarks (both when no argument is given).
+// Build in release: `swift run -c release satchel-bench`. The pipe benchmark runs the `satchel` binary that
+// sits beside this one (or $SATCHEL_BINARY).
+
+let selected = Set(CommandLine.arguments.dropFirst())
+let all = selected.isEmpty
+
+report("# satchel-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+report("")
+if all || selected.contains("codec") {
+    CodecBenchmark.run()
+}
+if all || selected.contains("pipe") {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("satchel")
+    let binary = ProcessInfo.processInfo.environment["SATCHEL_BINARY"].map(URL.init(fileURLWithPath:)) ?? beside
+    try PipeBenchmark.run(binary: binary, pipelined: 200_000, sequential: 20_000)
+}
+if selected.contains("profile-parse") {
+    // A fixed amount of work for instruction-counting profilers (valgrind --tool=callgrind).
+    CodecBenchmark.smallRequest.withUnsafeBytes { raw in
+        var members = 0
+        for _ in 0..<200_000 {
+            if case .object(let object) = try! JSONParser.parse(raw) { members &+= object.count }
+        }
+        report("parsed; \(members) members")
+    }
+}

@@ -6,13 +6,11 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// One member: a key and its value.
     public typealias Member = (key: String, value: JSONValue)
 
-    @usableFromInline var keys: [String]
-    @usableFromInline var values: [JSONValue]
+    @usableFromInline var members: [Member]
 
     /// An empty object.
     @inlinable public init() {
-        keys = []
-        values = []
+        members = []
     }
 
     /// An object of these members; a repeated key keeps its last value in the first key's place.
@@ -21,58 +19,60 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         for (key, value) in members { self[key] = value }
     }
 
-    @inlinable init(uncheckedKeys keys: [String], values: [JSONValue]) {
-        self.keys = keys
-        self.values = values
+    /// Members whose keys are known to be distinct (the parser checks as it goes).
+    @inlinable init(uniqueMembers members: [Member]) {
+        self.members = members
     }
 
     /// How many members there are.
-    @inlinable public var count: Int { keys.count }
+    @inlinable public var count: Int { members.count }
 
     /// Whether there are no members.
-    @inlinable public var isEmpty: Bool { keys.isEmpty }
+    @inlinable public var isEmpty: Bool { members.isEmpty }
 
     /// The keys, in order.
-    @inlinable public var orderedKeys: [String] { keys }
+    public var orderedKeys: [String] { members.map(\.key) }
+
+    @inlinable func index(of key: String) -> Int? {
+        members.firstIndex { $0.key == key }
+    }
 
     /// The value for `key`, or `nil`; setting `nil` removes the member.
     @inlinable public subscript(key: String) -> JSONValue? {
         get {
-            guard let index = keys.firstIndex(of: key) else { return nil }
-            return values[index]
+            guard let index = index(of: key) else { return nil }
+            return members[index].value
         }
         set {
-            if let index = keys.firstIndex(of: key) {
+            if let index = index(of: key) {
                 if let newValue {
-                    values[index] = newValue
+                    members[index].value = newValue
                 } else {
-                    keys.remove(at: index)
-                    values.remove(at: index)
+                    members.remove(at: index)
                 }
             } else if let newValue {
-                keys.append(key)
-                values.append(newValue)
+                members.append((key, newValue))
             }
         }
     }
 
     /// Whether a member named `key` is present (even when its value is `null`).
-    @inlinable public func contains(_ key: String) -> Bool { keys.contains(key) }
+    @inlinable public func contains(_ key: String) -> Bool { index(of: key) != nil }
 
-    public func makeIterator() -> some IteratorProtocol<Member> {
-        zip(keys, values).lazy.map { (key: $0.0, value: $0.1) }.makeIterator()
+    public func makeIterator() -> IndexingIterator<[Member]> {
+        members.makeIterator()
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (key, value) in zip(lhs.keys, lhs.values) where rhs[key] != value { return false }
+        for (key, value) in lhs.members where rhs[key] != value { return false }
         return true
     }
 
     public func hash(into hasher: inout Hasher) {
         // Order-independent, to agree with `==`.
         var combined = 0
-        for (key, value) in zip(keys, values) {
+        for (key, value) in members {
             var member = Hasher()
             member.combine(key)
             member.combine(value)

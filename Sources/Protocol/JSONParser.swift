@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON reader that parses straight from UTF-8 bytes into ``JSONValue``.
 ///
 /// It validates UTF-8 once up front, so string bodies without escapes become `String`s without a second
@@ -15,11 +21,14 @@ public struct JSONParser {
         if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
             throw JSONParseError(.invalidUTF8, at: bad, "invalid UTF-8")
         }
+        guard buffer.baseAddress != nil, !buffer.isEmpty else {
+            throw JSONParseError(.syntax, at: 0, "unexpected end of input")
+        }
         var parser = JSONParser(buffer: buffer, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
-        guard parser.position == buffer.count else {
+        guard parser.position == parser.count else {
             throw parser.error("unexpected data after the JSON value")
         }
         return value
@@ -42,21 +51,25 @@ public struct JSONParser {
         try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
-    private let buffer: UnsafeBufferPointer<UInt8>
+    /// The input, read without bounds checks: every access is preceded by a `position < count` test.
+    private let buffer: UnsafePointer<UInt8>
+    private let count: Int
     private let maximumDepth: Int
     private var position = 0
 
     private init(buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
-        self.buffer = buffer
+        self.buffer = buffer.baseAddress!
+        self.count = buffer.count
         self.maximumDepth = maximumDepth
     }
+
 
     private func error(_ detail: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(.syntax, at: offset ?? position, detail)
     }
 
     @inline(__always) private mutating func skipWhitespace() {
-        while position < buffer.count {
+        while position < count {
             switch buffer[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
@@ -65,7 +78,7 @@ public struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard position < buffer.count else { throw error("unexpected end of input") }
+        guard position < count else { throw error("unexpected end of input") }
         switch buffer[position] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
@@ -80,7 +93,7 @@ public struct JSONParser {
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
-        guard position + count <= buffer.count else { throw error("unexpected end of input") }
+        guard position + count <= count else { throw error("unexpected end of input") }
         let text = literal.utf8Start
         for index in 0..<count where buffer[position + index] != text[index] {
             throw error("invalid literal")
@@ -94,50 +107,48 @@ public struct JSONParser {
         }
         position += 1  // {
         skipWhitespace()
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        if position < buffer.count, buffer[position] == UInt8(ascii: "}") {
+        if position < count, buffer[position] == UInt8(ascii: "}") {
             position += 1
             return .object(JSONObject())
         }
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(4)
         var seen: Set<String>? = nil
         while true {
-            guard position < buffer.count else { throw error("unexpected end of input in object") }
+            guard position < count else { throw error("unexpected end of input in object") }
             guard buffer[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
             let key = try parseString()
             skipWhitespace()
-            guard position < buffer.count, buffer[position] == UInt8(ascii: ":") else {
+            guard position < count, buffer[position] == UInt8(ascii: ":") else {
                 throw error("expected ':' after a member name")
             }
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
             // A repeated key keeps its last value (in its first place). Small objects scan; large ones hash.
-            if keys.count < 16 {
-                if let index = keys.firstIndex(of: key) {
-                    values[index] = value
+            if members.count < 16 {
+                if let index = members.firstIndex(where: { $0.key == key }) {
+                    members[index].value = value
                 } else {
-                    keys.append(key)
-                    values.append(value)
+                    members.append((key, value))
                 }
             } else {
-                if seen == nil { seen = Set(keys) }
+                if seen == nil { seen = Set(members.map(\.key)) }
                 if seen!.insert(key).inserted {
-                    keys.append(key)
-                    values.append(value)
-                } else if let index = keys.firstIndex(of: key) {
-                    values[index] = value
+                    members.append((key, value))
+                } else if let index = members.firstIndex(where: { $0.key == key }) {
+                    members[index].value = value
                 }
             }
             skipWhitespace()
-            guard position < buffer.count else { throw error("unexpected end of input in object") }
+            guard position < count else { throw error("unexpected end of input in object") }
             switch buffer[position] {
             case UInt8(ascii: ","):
                 position += 1
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
-                return .object(JSONObject(uncheckedKeys: keys, values: values))
+                return .object(JSONObject(uniqueMembers: members))
             default:
                 throw error("expected ',' or '}' in object")
             }
@@ -151,14 +162,14 @@ public struct JSONParser {
         position += 1  // [
         skipWhitespace()
         var elements: [JSONValue] = []
-        if position < buffer.count, buffer[position] == UInt8(ascii: "]") {
+        if position < count, buffer[position] == UInt8(ascii: "]") {
             position += 1
             return .array(elements)
         }
         while true {
             elements.append(try parseValue(depth: depth))
             skipWhitespace()
-            guard position < buffer.count else { throw error("unexpected end of input in array") }
+            guard position < count else { throw error("unexpected end of input in array") }
             switch buffer[position] {
             case UInt8(ascii: ","):
                 position += 1
@@ -176,10 +187,10 @@ public struct JSONParser {
         position += 1  // opening quote
         let start = position
         // Fast path: no escapes.
-        while position < buffer.count {
+        while position < count {
             let byte = buffer[position]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self)
+                let text = Self.string(UnsafeBufferPointer(start: buffer + start, count: position - start))
                 position += 1
                 return text
             }
@@ -187,9 +198,9 @@ public struct JSONParser {
             if byte < 0x20 { throw error("control character in string") }
             position += 1
         }
-        guard position < buffer.count else { throw error("unterminated string") }
-        var bytes = [UInt8](UnsafeBufferPointer(rebasing: buffer[start..<position]))
-        while position < buffer.count {
+        guard position < count else { throw error("unterminated string") }
+        var bytes = [UInt8](UnsafeBufferPointer(start: buffer + start, count: position - start))
+        while position < count {
             let byte = buffer[position]
             switch byte {
             case UInt8(ascii: "\""):
@@ -197,7 +208,7 @@ public struct JSONParser {
                 return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 position += 1
-                guard position < buffer.count else { throw error("unterminated escape") }
+                guard position < count else { throw error("unterminated escape") }
                 let escaped = buffer[position]
                 position += 1
                 switch escaped {
@@ -222,7 +233,7 @@ public struct JSONParser {
     }
 
     private mutating func readHex4() throws(JSONParseError) -> UInt32 {
-        guard position + 4 <= buffer.count else { throw error("truncated \\u escape") }
+        guard position + 4 <= count else { throw error("truncated \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = buffer[position]
@@ -243,7 +254,7 @@ public struct JSONParser {
         let escapeStart = position - 2
         var scalar = try readHex4()
         if (0xD800...0xDBFF).contains(scalar) {
-            guard position + 2 <= buffer.count, buffer[position] == UInt8(ascii: "\\"),
+            guard position + 2 <= count, buffer[position] == UInt8(ascii: "\\"),
                 buffer[position + 1] == UInt8(ascii: "u")
             else { throw error("lone high surrogate escape", at: escapeStart) }
             position += 2
@@ -266,15 +277,15 @@ public struct JSONParser {
             negative = true
             position += 1
         }
-        guard position < buffer.count, isDigit(buffer[position]) else { throw error("invalid number") }
+        guard position < count, isDigit(buffer[position]) else { throw error("invalid number") }
         var integral = true
         var overflow = false
         var magnitude: UInt64 = 0
         if buffer[position] == UInt8(ascii: "0") {
             position += 1
-            if position < buffer.count, isDigit(buffer[position]) { throw error("leading zero in number") }
+            if position < count, isDigit(buffer[position]) { throw error("leading zero in number") }
         } else {
-            while position < buffer.count, isDigit(buffer[position]) {
+            while position < count, isDigit(buffer[position]) {
                 let digit = UInt64(buffer[position] - UInt8(ascii: "0"))
                 let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
                 let (sum, o2) = times10.addingReportingOverflow(digit)
@@ -283,20 +294,31 @@ public struct JSONParser {
                 position += 1
             }
         }
-        if position < buffer.count, buffer[position] == UInt8(ascii: ".") {
+        var fractionDigits = 0
+        if position < count, buffer[position] == UInt8(ascii: ".") {
             integral = false
             position += 1
-            guard position < buffer.count, isDigit(buffer[position]) else { throw error("invalid fraction") }
-            while position < buffer.count, isDigit(buffer[position]) { position += 1 }
-        }
-        if position < buffer.count, buffer[position] | 0x20 == UInt8(ascii: "e") {
-            integral = false
-            position += 1
-            if position < buffer.count, buffer[position] == UInt8(ascii: "+") || buffer[position] == UInt8(ascii: "-") {
+            guard position < count, isDigit(buffer[position]) else { throw error("invalid fraction") }
+            while position < count, isDigit(buffer[position]) {
+                let digit = UInt64(buffer[position] - UInt8(ascii: "0"))
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(digit)
+                if o1 || o2 { overflow = true }
+                magnitude = sum
+                fractionDigits += 1
                 position += 1
             }
-            guard position < buffer.count, isDigit(buffer[position]) else { throw error("invalid exponent") }
-            while position < buffer.count, isDigit(buffer[position]) { position += 1 }
+        }
+        var sawExponent = false
+        if position < count, buffer[position] | 0x20 == UInt8(ascii: "e") {
+            integral = false
+            sawExponent = true
+            position += 1
+            if position < count, buffer[position] == UInt8(ascii: "+") || buffer[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < count, isDigit(buffer[position]) else { throw error("invalid exponent") }
+            while position < count, isDigit(buffer[position]) { position += 1 }
         }
         if integral && !overflow {
             if negative {
@@ -306,9 +328,45 @@ public struct JSONParser {
                 return .integer(Int64(magnitude))
             }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self)
+        // Exact fast path: a significand below 2^53 divided by a power of ten that is itself exact.
+        if !overflow, magnitude < 1 << 53, fractionDigits <= 22, !sawExponent {
+            let value = Double(magnitude) / Self.powersOfTen[fractionDigits]
+            return .number(negative ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: buffer + start, count: position - start), as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number", at: start) }
         return .number(value)
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The envelope's member names and version, which every message repeats: matched as one 64-bit load
+    /// and returned without building a new string.
+    private static let interned: [(length: Int, bits: UInt64, text: String)] =
+        ["jsonrpc", "2.0", "id", "method", "params", "result", "error"].map { text in
+            let bytes = Array(text.utf8)
+            return (bytes.count, bytes.withUnsafeBufferPointer { load($0) }, text)
+        }
+
+    /// The bytes (at most 8) as a little-endian integer.
+    @inline(__always) private static func load(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var bits: UInt64 = 0
+        for index in 0..<bytes.count { bits |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        return bits
+    }
+
+    @inline(__always) private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if bytes.count <= 7 {
+            let bits = load(bytes)
+            for candidate in interned where candidate.length == bytes.count && candidate.bits == bits {
+                return candidate.text
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     @inline(__always) private func isDigit(_ byte: UInt8) -> Bool {

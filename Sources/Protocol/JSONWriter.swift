@@ -57,11 +57,13 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
-            for index in 0..<object.keys.count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(string: object.keys[index])
+            var first = true
+            for (key, member) in object.members {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                write(string: key)
                 bytes.append(UInt8(ascii: ":"))
-                write(object.values[index])
+                write(member)
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -39,6 +39,12 @@ struct TerminationSignals {
         action.sa_flags = 0
         sigaction(SIGTERM, &action, nil)
         sigaction(SIGINT, &action, nil)
+        // A parent may hand down a mask that blocks them (some test runners and supervisors do).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTERM)
+        sigaddset(&unblock, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         return TerminationSignals(descriptor: ends[0])
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import Protocol
+import Testing
+
+/// SPEC §2 and §4 end to end: the server's own methods, params handling and localized errors.
+@Suite struct ServerMethodsTests {
+    @Test func initializeSwitchesTheSessionLanguageAndTimeZone() throws {
+        let server = try SatchelProcess()
+        let english = server.call(request(1, "no.such"))
+        #expect(english?["error"]?["message"] == "Method not found: no.such")
+        let answer = server.call(request(2, "initialize", ["locale": "ja", "timeZone": "Asia/Kolkata"]))
+        #expect(answer?["result"]?["locale"] == "ja")
+        #expect(answer?["result"]?["timeZone"] == "Asia/Kolkata")
+        #expect(answer?["result"]?["serverInfo"]?["name"] == "satchel")
+        let japanese = server.call(request(3, "no.such"))
+        #expect(japanese?["error"]?["message"] == "メソッドが見つかりません: no.such")
+        _ = server.call(request(4, "initialize", ["locale": "ru"]))
+        let russian = server.call(request(5, "no.such"))
+        #expect(russian?["error"]?["message"] == "Метод не найден: no.such")
+    }
+
+    @Test func localeFlagSetsTheDefaultLanguage() throws {
+        let server = try SatchelProcess(["--memory", "--locale", "ru"])
+        let answer = server.call(request(1, "initialize"))
+        #expect(answer?["result"]?["locale"] == "ru")
+        #expect(server.call(request(2, "x"))?["error"]?["message"] == "Метод не найден: x")
+    }
+
+    @Test func initializeEchoesASupportedMCPVersionAndOtherwiseAnswersTheLatest() throws {
+        let server = try SatchelProcess()
+        let known = server.call(request(1, "initialize", [
+            "protocolVersion": "2025-03-26", "capabilities": [:], "clientInfo": ["name": "t", "version": "1"],
+        ]))
+        #expect(known?["result"]?["protocolVersion"] == "2025-03-26")
+        let unknown = server.call(request(2, "initialize", ["protocolVersion": "1999-01-01"]))
+        #expect(unknown?["result"]?["protocolVersion"] == "2025-11-25")
+        server.send(line: #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        #expect(server.call(request(3, "ping"))?["id"] == 3)
+    }
+
+    @Test func badParamsAreInvalidParamsNamingTheField() throws {
+        let server = try SatchelProcess()
+        let unknown = server.call(request(1, "initialize", ["colour": "red"]))
+        #expect(unknown?["error"]?["code"] == -32602)
+        #expect(unknown?["error"]?["data"]?["field"] == "colour")
+        let mistyped = server.call(request(2, "initialize", ["locale": 5]))
+        #expect(mistyped?["error"]?["code"] == -32602)
+        #expect(mistyped?["error"]?["data"]?["field"] == "locale")
+        #expect(mistyped?["error"]?["data"]?["expected"] == #"one of "en", "ru", "ja""#)
+        let zone = server.call(request(3, "initialize", ["timeZone": "Mars/Olympus"]))
+        #expect(zone?["error"]?["data"]?["field"] == "timeZone")
+        let tooMany = server.call(request(4, "ping", [1]))
+        #expect(tooMany?["error"]?["code"] == -32602)
+        #expect(tooMany?["error"]?["data"]?["field"] == "params")
+    }
+
+    @Test func positionalParamsFollowTheDiscoveredOrder() throws {
+        let server = try SatchelProcess()
+        let discovered = server.call(request(1, "rpc.discover"))
+        let initialize = try #require(
+            discovered?["result"]?["methods"]?.arrayValue?.first { $0["name"] == "initialize" })
+        let names = initialize["params"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(names?.prefix(2) == ["locale", "timeZone"])
+        let answer = server.call(request(2, "initialize", ["ru", "Europe/Moscow"]))
+        #expect(answer?["result"]?["locale"] == "ru")
+        #expect(answer?["result"]?["timeZone"] == "Europe/Moscow")
+    }
+
+    @Test func shutdownRefusesLaterRequestsAndExitEndsTheProcess() throws {
+        let server = try SatchelProcess()
+        #expect(server.call(request(1, "shutdown")) == ["jsonrpc": "2.0", "id": 1, "result": nil])
+        let refused = server.call(request(2, "ping"))
+        #expect(refused?["error"]?["code"] == -32007)
+        #expect(refused?["error"]?["data"]?["reason"] == "shuttingDown")
+        server.send(line: #"{"jsonrpc":"2.0","method":"exit"}"#)
+        server.send(line: request(3, "ping"))
+        #expect(server.readLine(timeout: 5) == nil)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func shutdownThenEndOfInputExitsZero() throws {
+        let server = try SatchelProcess()
+        _ = server.call(request(1, "shutdown"))
+        server.closeInput()
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func serverInfoReportsTheDatabaseLocation() throws {
+        let memory = try SatchelProcess()
+        let info = memory.call(request(1, "server.info"))?["result"]
+        #expect(info?["database"] == ":memory:")
+        #expect(info?["version"]?.stringValue?.isEmpty == false)
+        #expect(info?["edition"]?["freeLimit"] == .null)
+        let path = NSTemporaryDirectory() + "satchel-info-\(UUID().uuidString).sqlite"
+        let file = try SatchelProcess(["--db", path])
+        #expect(file.call(request(1, "server.info"))?["result"]?["database"] == .string(path))
+    }
+
+    @Test func rpcDiscoverDescribesEveryMethodWithSchemas() throws {
+        let server = try SatchelProcess()
+        let document = try #require(server.call(request(1, "rpc.discover"))?["result"])
+        #expect(document["openrpc"]?.stringValue?.hasPrefix("1.") == true)
+        let methods = try #require(document["methods"]?.arrayValue)
+        let names = Set(methods.compactMap { $0["name"]?.stringValue })
+        for expected in ["initialize", "ping", "shutdown", "exit", "server.info", "rpc.discover"] {
+            #expect(names.contains(expected), "missing \(expected)")
+        }
+        for method in methods {
+            #expect(method["params"]?.arrayValue != nil)
+            for param in method["params"]?.arrayValue ?? [] {
+                #expect(param["schema"]?.objectValue != nil)
+            }
+        }
+        // Every method listed is really served: none answers "method not found".
+        for (index, name) in names.sorted().enumerated() where !["exit", "shutdown"].contains(name) {
+            let answer = server.call(request(100 + index, name))
+            #expect(answer?["error"]?["code"] != -32601, "\(name) is listed but not served")
+        }
+    }
+}
