@@ -9,8 +9,9 @@ let package = Package(
         .executable(name: "satchel-bench", targets: ["Benchmarks"]),
     ],
     targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Protocol"),
-        .target(name: "Domain"),
+        .target(name: "Domain", dependencies: ["CSQLite"]),
         .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
@@ -21,7 +22,7 @@ let package = Package(
 
 // The same strict settings for every target: Swift 6 language mode (complete concurrency checking)
 // plus a few upcoming features that keep the code honest.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     if target.type != .test {

@@ -16,8 +16,8 @@ struct UsageError: Error, Equatable {
 /// The hand-written parser of satchel's flags (SPEC §12). Accepts `--flag value` and `--flag=value`.
 enum CommandLineOptions {
     static let usage = """
-        usage: satchel [--db PATH | --memory] [--locale L] [--time-zone TZ] [--max-message-bytes N]
-                       [--log-level L] [--version] [--help]
+        usage: satchel [--db PATH | --memory] [--locale L] [--time-zone TZ] [--free-limit N]
+                       [--max-message-bytes N] [--max-image-bytes N] [--log-level L] [--version] [--help]
 
         Serves JSON-RPC 2.0 on stdin/stdout, one message per line.
 
@@ -27,7 +27,10 @@ enum CommandLineOptions {
           --memory                  keep everything in memory; nothing is saved
           --locale L                language of messages: en, ru or ja (default en)
           --time-zone TZ            IANA time zone for formatted dates (default: the system's)
+          --free-limit N            free edition: at most N notes and photo notes together
+                                    (default: unlimited)
           --max-message-bytes N     longest accepted line in bytes (default 33554432)
+          --max-image-bytes N       largest accepted image in bytes (default 20971520)
           --log-level L             error, warn, info or debug (default warn); logs go to stderr
           --version                 print the version and exit
           --help                    print this help and exit
@@ -92,6 +95,18 @@ enum CommandLineOptions {
                     throw UsageError(message: "--max-message-bytes must be a whole number of at least 64 (got '\(text)')")
                 }
                 configuration.maximumMessageBytes = bytes
+            case "--max-image-bytes":
+                let text = try value()
+                guard let bytes = Int(text), bytes >= 1 else {
+                    throw UsageError(message: "--max-image-bytes must be a whole number of at least 1 (got '\(text)')")
+                }
+                configuration.maximumImageBytes = bytes
+            case "--free-limit":
+                let text = try value()
+                guard let limit = Int(text), limit >= 0 else {
+                    throw UsageError(message: "--free-limit must be a whole number of at least 0 (got '\(text)')")
+                }
+                configuration.freeLimit = limit
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {

@@ -92,6 +92,9 @@ final class RequestDispatcher {
             return .success(try method.handler(params, session))
         } catch let error as ServerError {
             return .failure(error.response(in: session.language))
+        } catch let error as DomainError {
+            if case .storage(_, let detail) = error { logger.error("\(request.method): \(detail)") }
+            return .failure(ServerError(error).response(in: session.language))
         } catch {
             logger.error("internal error in \(request.method): \(error)")
             return .failure(ServerError.internalError.response(in: session.language))

@@ -33,4 +33,18 @@ struct ServerConfiguration {
     var timeZone: TimeZone = .current
     var logLevel: LogLevel = .warn
     var maximumMessageBytes = 32 * 1024 * 1024
+    var maximumImageBytes = 20 * 1024 * 1024
+    /// The free edition's cap on notes plus photo notes; `nil` is unlimited.
+    var freeLimit: Int?
+
+    /// What the domain needs of it.
+    var domainSettings: DomainSettings {
+        DomainSettings(freeLimit: freeLimit, maximumImageBytes: maximumImageBytes)
+    }
+
+    /// The path handed to the store (`nil` in memory).
+    var databasePath: String? {
+        if case .file(let path) = database { return path }
+        return nil
+    }
 }

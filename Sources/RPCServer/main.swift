@@ -39,8 +39,21 @@ case .serve(let configuration):
     let debugStrayOutput = ProcessInfo.processInfo.environment["SATCHEL_TEST_STRAY_STDOUT"] == "1"
     if debugStrayOutput { StrayOutput.write("stray output at start-up\n") }
 
+    let store: DataStore
+    do {
+        store = try DataStore(path: configuration.databasePath, settings: configuration.domainSettings)
+    } catch {
+        let detail: String
+        if case .storage(_, let text) = error { detail = text } else { detail = "\(error)" }
+        Logger.writeLine("satchel: cannot use the database \(configuration.database.description): \(detail)")
+        exit(2)
+    }
+
     var registry = MethodRegistry()
-    registry.register(ServerMethods.methods(configuration: configuration, debugStrayOutput: debugStrayOutput))
+    registry.register(
+        ServerMethods.methods(configuration: configuration, store: store, debugStrayOutput: debugStrayOutput))
+    registry.register(NoteMethods.methods(store: store))
+    registry.register(PhotoMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(language: configuration.language, timeZone: configuration.timeZone)

@@ -10,7 +10,7 @@ enum ServerMethods {
 
     static let localeSchema = Schema.enumeration(Language.allCases.map(\.rawValue), description: "language of messages")
 
-    static func methods(configuration: ServerConfiguration, debugStrayOutput: Bool) -> [RPCMethod] {
+    static func methods(configuration: ServerConfiguration, store: DataStore, debugStrayOutput: Bool) -> [RPCMethod] {
         [
             RPCMethod(
                 "initialize",
@@ -93,9 +93,16 @@ enum ServerMethods {
                 [
                     "version": .string(SatchelVersion.current),
                     "database": .string(configuration.database.description),
-                    "schemaVersion": 0,
-                    "edition": ["freeLimit": .null, "used": 0],
-                    "counts": [:],
+                    "schemaVersion": .integer(Int64(try store.schemaVersion())),
+                    "edition": [
+                        "freeLimit": store.edition.freeLimit.map { .integer(Int64($0)) } ?? .null,
+                        "used": .integer(Int64(try store.edition.used())),
+                    ],
+                    "counts": [
+                        "notes": .integer(Int64(try store.notes.count())),
+                        "photos": .integer(Int64(try store.photos.count())),
+                        "images": .integer(Int64(try store.images.count())),
+                    ],
                 ]
             },
         ]

@@ -72,4 +72,29 @@ enum Schema {
     static func nullable(_ schema: JSONValue) -> JSONValue {
         ["anyOf": [schema, null]]
     }
+
+    /// Any one of `schemas`; `expected` is how a mismatch is described.
+    static func anyOf(_ schemas: [JSONValue], expected: String) -> JSONValue {
+        ["anyOf": .array(schemas), "description": .string(expected)]
+    }
+
+    /// An RFC 3339 timestamp.
+    static let timestamp = string(format: "date-time")
+
+    /// An opaque id made by the server.
+    static let id = string(minLength: 1)
+
+    /// The `limit` and `cursor` params every list takes.
+    static let pageParams: [ParamSpec] = [
+        .optional("limit", integer(minimum: 1, maximum: 500, description: "page size, default 50"), "Items per page (1...500, default 50)."),
+        .optional("cursor", string(), "The `nextCursor` of the previous page."),
+    ]
+
+    /// `{items: [item], nextCursor}`.
+    static func page(of item: JSONValue) -> JSONValue {
+        object([("items", array(of: item)), ("nextCursor", nullable(string()))], required: ["items", "nextCursor"])
+    }
+
+    /// `{id, deleted: true}`.
+    static let deleted = object([("id", id), ("deleted", boolean)], required: ["id", "deleted"])
 }

@@ -1,3 +1,4 @@
+import Domain
 import Protocol
 
 /// Checks a value against the subset of JSON Schema that ``Schema`` produces, reporting the first
@@ -29,6 +30,9 @@ enum SchemaValidator {
         switch value {
         case .string(let text):
             if case .array(let allowed)? = rules["enum"], !allowed.contains(value) {
+                throw Mismatch(field: path, expected: describe(schema))
+            }
+            if rules["format"]?.stringValue == "date-time", Timestamp.parse(text) == nil {
                 throw Mismatch(field: path, expected: describe(schema))
             }
             let minLength = rules["minLength"]?.integerValue
@@ -103,6 +107,7 @@ enum SchemaValidator {
     static func describe(_ schema: JSONValue) -> String {
         guard case .object(let rules) = schema else { return "any value" }
         if case .array(let alternatives)? = rules["anyOf"] {
+            if let description = rules["description"]?.stringValue { return description }
             return alternatives.map(describe).joined(separator: " or ")
         }
         if case .array(let allowed)? = rules["enum"] {
@@ -115,7 +120,11 @@ enum SchemaValidator {
             let minLength = rules["minLength"]?.integerValue
             let maxLength = rules["maxLength"]?.integerValue
             var phrase = "a string"
-            if let format = rules["format"]?.stringValue { phrase = "a string in \(format) format" }
+            switch rules["format"]?.stringValue {
+            case "date-time"?: phrase = "an RFC 3339 timestamp"
+            case let format?: phrase = "a string in \(format) format"
+            case nil: break
+            }
             switch (minLength, maxLength) {
             case let (min?, max?): phrase += " of \(min) to \(max) characters"
             case let (nil, max?): phrase += " of at most \(max) characters"

@@ -1,0 +1,11 @@
+#ifndef SATCHEL_CSQLITE_SHIM_H
+#define SATCHEL_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro that casts -1 to a function pointer, which Swift cannot import.
+static inline sqlite3_destructor_type satchel_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif

@@ -1,0 +1,47 @@
+/// Makes entity ids: opaque strings, never reused.
+public protocol IDGenerator: AnyObject {
+    /// A new id for an entity of `kind` (such as `"note"`).
+    func makeID(kind: String) -> String
+}
+
+/// Ids of the form `note_01jd3f6k8q2xv7w9c4m5t0bnra`: a short kind prefix, then 48 bits of milliseconds and
+/// 80 random bits in Crockford base 32, so ids sort by creation time and cannot collide in practice.
+public final class RandomIDGenerator: IDGenerator {
+    private let clock: any Clock
+    private var generator = SystemRandomNumberGenerator()
+    private static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
+
+    public init(clock: any Clock) {
+        self.clock = clock
+    }
+
+    public func makeID(kind: String) -> String {
+        let time = UInt64(max(0, clock.nowMilliseconds())) & 0xFFFF_FFFF_FFFF
+        let high = UInt64.random(in: 0...UInt64.max, using: &generator)
+        let low = UInt16.random(in: 0...UInt16.max, using: &generator)
+        // 128 bits: 48 of time, 80 of randomness, written as 26 base-32 digits.
+        var value = (time: time, high: high, low: UInt64(low))
+        var digits = [UInt8](repeating: 0, count: 26)
+        for index in stride(from: 25, through: 0, by: -1) {
+            let digit = value.low & 31
+            digits[index] = Self.alphabet[Int(digit)]
+            // Shift the 128-bit number right by 5: low <- (high << 11 | low >> 5) within 16 bits, and so on.
+            value.low = (value.low >> 5) | ((value.high & 31) << 11)
+            value.high = (value.high >> 5) | ((value.time & 31) << 59)
+            value.time >>= 5
+        }
+        return kind + "_" + String(decoding: digits, as: UTF8.self)
+    }
+}
+
+/// Ids `note_1`, `note_2`, ... for tests.
+public final class SequentialIDGenerator: IDGenerator {
+    private var next = 1
+
+    public init() {}
+
+    public func makeID(kind: String) -> String {
+        defer { next += 1 }
+        return "\(kind)_\(next)"
+    }
+}

@@ -1,0 +1,55 @@
+/// Settings the domain takes from the command line.
+public struct DomainSettings: Sendable {
+    /// The free edition's cap on notes plus photo notes; `nil` is unlimited.
+    public var freeLimit: Int?
+    /// The largest image accepted, in bytes.
+    public var maximumImageBytes: Int
+
+    public init(freeLimit: Int? = nil, maximumImageBytes: Int = 20 * 1024 * 1024) {
+        self.freeLimit = freeLimit
+        self.maximumImageBytes = maximumImageBytes
+    }
+}
+
+/// Everything Satchel stores, behind one connection: the stores of each app, sharing the database,
+/// the clock, the id generator and the change log.
+///
+/// - Important: Not thread-safe; it belongs to the thread that opened it.
+public final class DataStore {
+    public let database: Database
+    public let clock: any Clock
+    public let changes: ChangeLog
+    public let edition: Edition
+    public let images: ImageStore
+    public let notes: NoteStore
+    public let photos: PhotoNoteStore
+
+    /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
+    public init(
+        path: String?, settings: DomainSettings = DomainSettings(), clock: any Clock = SystemClock(),
+        ids: (any IDGenerator)? = nil
+    ) throws(DomainError) {
+        do {
+            database = try Database(path: path)
+            try Migrations.migrate(database)
+        } catch let error as SQLiteError {
+            throw DomainError(error)
+        } catch {
+            throw DomainError.storage(reason: "storageError", detail: "\(error)")
+        }
+        self.clock = clock
+        let ids = ids ?? RandomIDGenerator(clock: clock)
+        changes = ChangeLog(database: database, clock: clock)
+        edition = Edition(freeLimit: settings.freeLimit, database: database)
+        images = ImageStore(
+            database: database, clock: clock, ids: ids, changes: changes, maximumBytes: settings.maximumImageBytes)
+        notes = NoteStore(database: database, clock: clock, ids: ids, changes: changes, edition: edition)
+        photos = PhotoNoteStore(
+            database: database, clock: clock, ids: ids, changes: changes, edition: edition, images: images)
+    }
+
+    /// The schema version of the open database.
+    public func schemaVersion() throws(DomainError) -> Int {
+        try storage { Int(try database.scalarInteger("PRAGMA user_version") ?? 0) }
+    }
+}

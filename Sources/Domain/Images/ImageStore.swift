@@ -1,0 +1,186 @@
+import Foundation
+
+/// How a client hands over an image (SPEC §6).
+public enum ImageInput: Sendable, Equatable {
+    /// Base64 bytes; a claimed MIME type is ignored in favour of the magic bytes.
+    case data(base64: String, claimedMimeType: String?)
+    /// An absolute path of a readable regular file on this machine.
+    case path(String)
+    /// An image already stored.
+    case reuse(id: String)
+}
+
+/// A stored image's metadata (the bytes are fetched separately).
+public struct ImageRecord: Sendable, Equatable {
+    public var id: String
+    public var mimeType: String
+    public var byteSize: Int
+    public var width: Int
+    public var height: Int
+    public var sha256: String
+}
+
+/// An image input that has been read, checked and hashed, ready to be attached inside a transaction.
+public enum PreparedImage: Sendable {
+    case existing(id: String)
+    case new(bytes: [UInt8], format: ImageFormat, width: Int, height: Int, sha256: String)
+}
+
+/// Stores images once per content (SHA-256) and counts their owners; an image whose last owner lets go
+/// is deleted in the same transaction.
+public final class ImageStore {
+    private let database: Database
+    private let clock: any Clock
+    private let ids: any IDGenerator
+    private let changes: ChangeLog
+    /// The largest image accepted, in bytes.
+    public let maximumBytes: Int
+
+    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog, maximumBytes: Int) {
+        self.database = database
+        self.clock = clock
+        self.ids = ids
+        self.changes = changes
+        self.maximumBytes = maximumBytes
+    }
+
+    /// Reads, sniffs and hashes `input` (outside any transaction: this is the slow part).
+    /// `field` names the input in errors (`image`, `images[2]`).
+    public func prepare(_ input: ImageInput, field: String) throws(DomainError) -> PreparedImage {
+        let bytes: [UInt8]
+        switch input {
+        case .reuse(let id):
+            return .existing(id: id)
+        case .data(let base64, _):
+            // Four base64 characters carry three bytes: refuse what is surely too large before decoding it.
+            if base64.utf8.count / 4 * 3 > maximumBytes + 3 {
+                throw .validation(reason: "imageTooLarge", field: field + ".data", limit: Int64(maximumBytes))
+            }
+            guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters),
+                Self.isBase64(base64)
+            else {
+                throw .validation(reason: "invalidBase64", field: field + ".data")
+            }
+            bytes = [UInt8](data)
+        case .path(let path):
+            bytes = try readFile(path, field: field + ".path")
+        }
+        guard bytes.count <= maximumBytes else {
+            throw .validation(reason: "imageTooLarge", field: field, limit: Int64(maximumBytes))
+        }
+        guard let (format, width, height) = ImageFormat.inspect(bytes) else {
+            throw .validation(reason: "unsupportedImage", field: field)
+        }
+        return .new(bytes: bytes, format: format, width: width, height: height, sha256: SHA256.hexDigest(bytes))
+    }
+
+    /// Standard base64 (white space allowed), nothing else.
+    private static func isBase64(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="),
+                0x20, 0x0A, 0x0D, 0x09:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    private func readFile(_ path: String, field: String) throws(DomainError) -> [UInt8] {
+        guard path.hasPrefix("/") else { throw .validation(reason: "imagePathNotAbsolute", field: field) }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .validation(reason: "imageUnreadable", field: field)
+        }
+        guard Int(info.st_size) <= maximumBytes else {
+            throw .validation(reason: "imageTooLarge", field: field, limit: Int64(maximumBytes))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path),
+            let data = try? handle.read(upToCount: maximumBytes + 1)
+        else { throw .validation(reason: "imageUnreadable", field: field) }
+        try? handle.close()
+        return [UInt8](data)
+    }
+
+    /// Takes one more owner of the prepared image, storing it if its content is new. Runs inside the
+    /// owner's transaction.
+    func attach(_ image: PreparedImage) throws -> ImageRecord {
+        switch image {
+        case .existing(let id):
+            guard let record = try find(id: id) else { throw DomainError.notFound(kind: "image", id: id) }
+            try database.run("UPDATE images SET owners = owners + 1 WHERE id = ?1", [.text(id)])
+            return record
+        case .new(let bytes, let format, let width, let height, let sha256):
+            if let existing = try find(sha256: sha256) {
+                try database.run("UPDATE images SET owners = owners + 1 WHERE id = ?1", [.text(existing.id)])
+                return existing
+            }
+            let id = ids.makeID(kind: "img")
+            let now = clock.nowMilliseconds()
+            try database.run(
+                """
+                INSERT INTO images(id, sha256, mime_type, byte_size, width, height, data, owners, created_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)
+                """,
+                [
+                    .text(id), .text(sha256), .text(format.mimeType), .integer(Int64(bytes.count)),
+                    .integer(Int64(width)), .integer(Int64(height)), .blob(bytes), .integer(now),
+                ])
+            try changes.record(.images, .created, id: id, at: now)
+            return ImageRecord(
+                id: id, mimeType: format.mimeType, byteSize: bytes.count, width: width, height: height, sha256: sha256)
+        }
+    }
+
+    /// Lets go of one owner's hold; the image is deleted when no owner is left. Runs inside a transaction.
+    func detach(id: String) throws {
+        try database.run("UPDATE images SET owners = owners - 1 WHERE id = ?1", [.text(id)])
+        let owners = try database.scalarInteger("SELECT owners FROM images WHERE id = ?1", [.text(id)])
+        if let owners, owners <= 0 {
+            try database.run("DELETE FROM images WHERE id = ?1", [.text(id)])
+            try changes.record(.images, .deleted, id: id, at: clock.nowMilliseconds())
+        }
+    }
+
+    /// The image's metadata.
+    public func get(id: String) throws(DomainError) -> ImageRecord {
+        guard let record = try storage({ try find(id: id) }) else { throw .notFound(kind: "image", id: id) }
+        return record
+    }
+
+    /// The image's metadata and bytes.
+    public func data(id: String) throws(DomainError) -> (ImageRecord, [UInt8]) {
+        let record = try get(id: id)
+        let bytes = try storage {
+            try database.statement("SELECT data FROM images WHERE id = ?1").first([.text(id)]) { $0.blob(0) } ?? []
+        }
+        return (record, bytes)
+    }
+
+    /// How many images are stored.
+    public func count() throws(DomainError) -> Int {
+        try storage { Int(try database.scalarInteger("SELECT count(*) FROM images") ?? 0) }
+    }
+
+    static let columns = "id, mime_type, byte_size, width, height, sha256"
+
+    static func record(_ row: Statement, from column: Int32 = 0) -> ImageRecord {
+        ImageRecord(
+            id: row.text(column), mimeType: row.text(column + 1), byteSize: Int(row.int64(column + 2)),
+            width: Int(row.int64(column + 3)), height: Int(row.int64(column + 4)), sha256: row.text(column + 5))
+    }
+
+    func find(id: String) throws -> ImageRecord? {
+        try database.statement("SELECT \(Self.columns) FROM images WHERE id = ?1").first([.text(id)]) {
+            Self.record($0)
+        }
+    }
+
+    private func find(sha256: String) throws -> ImageRecord? {
+        try database.statement("SELECT \(Self.columns) FROM images WHERE sha256 = ?1").first([.text(sha256)]) {
+            Self.record($0)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// The free edition's cap on notes and photo notes together (`--free-limit N`); `nil` is unlimited.
+public final class Edition {
+    public let freeLimit: Int?
+    private let database: Database
+
+    init(freeLimit: Int?, database: Database) {
+        self.freeLimit = freeLimit
+        self.database = database
+    }
+
+    /// How many notes and photo notes count against the limit.
+    public func used() throws(DomainError) -> Int {
+        try storage { try usedNow() }
+    }
+
+    private func usedNow() throws -> Int {
+        Int(try database.scalarInteger("SELECT (SELECT count(*) FROM notes) + (SELECT count(*) FROM photo_notes)") ?? 0)
+    }
+
+    /// Throws `freeLimitReached` when one more note would pass the limit. Runs inside the create's
+    /// transaction, so two processes cannot both take the last place.
+    func checkRoomForOneMore() throws {
+        guard let freeLimit else { return }
+        if try usedNow() >= freeLimit { throw DomainError.freeLimitReached(limit: freeLimit) }
+    }
+}

@@ -1,0 +1,59 @@
+/// A colour exactly as the user chose it: hue, saturation and brightness, each in 0...1.
+///
+/// The triple is stored as given, so hue 0 and hue 1 stay distinct and a hue survives saturation 0 or
+/// brightness 0 (an RGB round trip would lose both). `hex` is derived, never stored.
+public struct HSBColor: Sendable, Equatable {
+    public let hue: Double
+    public let saturation: Double
+    public let brightness: Double
+
+    /// White: the default colour of a new note.
+    public static let white = HSBColor(unchecked: 0, 0, 1)
+
+    /// A colour, or `validation(invalidColor)` naming the component that is not a finite number in 0...1.
+    public init(hue: Double, saturation: Double, brightness: Double, field: String = "color") throws(DomainError) {
+        for (name, value) in [("hue", hue), ("saturation", saturation), ("brightness", brightness)]
+        where !(value.isFinite && value >= 0 && value <= 1) {
+            throw .validation(reason: "invalidColor", field: "\(field).\(name)")
+        }
+        self.init(unchecked: hue, saturation, brightness)
+    }
+
+    init(unchecked hue: Double, _ saturation: Double, _ brightness: Double) {
+        self.hue = hue
+        self.saturation = saturation
+        self.brightness = brightness
+    }
+
+    /// `#RRGGBB` by the standard HSV-to-RGB conversion, each component rounded to the nearest of 0...255.
+    public var hex: String {
+        let (red, green, blue) = rgb
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        for component in [red, green, blue] {
+            let value = Int((component * 255).rounded())
+            bytes.append(digits[value >> 4])
+            bytes.append(digits[value & 0xF])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Red, green and blue in 0...1.
+    public var rgb: (Double, Double, Double) {
+        let scaled = hue * 6
+        let sector = Int(scaled.rounded(.down)) % 6
+        let fraction = scaled - scaled.rounded(.down)
+        let value = brightness
+        let p = value * (1 - saturation)
+        let q = value * (1 - saturation * fraction)
+        let t = value * (1 - saturation * (1 - fraction))
+        switch sector {
+        case 0: return (value, t, p)
+        case 1: return (q, value, p)
+        case 2: return (p, value, t)
+        case 3: return (p, q, value)
+        case 4: return (t, p, value)
+        default: return (value, p, q)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// ENotes text notes: create, read, list in the user's order, update, delete, move (SPEC §5).
+public final class NoteStore {
+    private let database: Database
+    private let clock: any Clock
+    private let ids: any IDGenerator
+    private let changes: ChangeLog
+    private let edition: Edition
+    private let order: OrderedList
+
+    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog, edition: Edition) {
+        self.database = database
+        self.clock = clock
+        self.ids = ids
+        self.changes = changes
+        self.edition = edition
+        self.order = OrderedList(database: database, table: "notes")
+    }
+
+    private static let columns =
+        "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
+
+    private static func note(_ row: Statement) -> Note {
+        Note(
+            id: row.text(0), title: row.text(1), content: row.text(2),
+            color: HSBColor(unchecked: row.double(3), row.double(4), row.double(5)), deadline: row.int64OrNil(6),
+            createdAt: row.int64(7), updatedAt: row.int64(8), revision: row.int64(9))
+    }
+
+    /// Creates a note at the end of the list, or at `index` (0...count).
+    public func create(_ draft: NoteDraft, at index: Int? = nil) throws(DomainError) -> Note {
+        try TextRules.checkNote(title: draft.title, content: draft.content)
+        return try storage {
+            try database.transaction {
+                try edition.checkRoomForOneMore()
+                let count = try order.count()
+                if let index, index < 0 || index > count {
+                    throw DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(count))
+                }
+                let position = try order.positionForInsert(at: index ?? count, count: count)
+                let now = clock.nowMilliseconds()
+                let note = Note(
+                    id: ids.makeID(kind: "note"), title: draft.title, content: draft.content, color: draft.color,
+                    deadline: draft.deadline, createdAt: now, updatedAt: now, revision: 1)
+                try database.run(
+                    """
+                    INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position,
+                                      created_at, updated_at, revision)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)
+                    """,
+                    [
+                        .text(note.id), .text(note.title), .text(note.content), .real(note.color.hue),
+                        .real(note.color.saturation), .real(note.color.brightness),
+                        note.deadline.map { .integer($0) } ?? .null, .integer(position), .integer(now),
+                    ])
+                try changes.record(.notes, .created, id: note.id, at: now)
+                return note
+            }
+        }
+    }
+
+    /// The note with `id`.
+    public func get(id: String) throws(DomainError) -> Note {
+        guard let note = try storage({ try find(id) }) else { throw .notFound(kind: "note", id: id) }
+        return note
+    }
+
+    private func find(_ id: String) throws -> Note? {
+        try database.statement("SELECT \(Self.columns) FROM notes WHERE id = ?1").first([.text(id)], Self.note)
+    }
+
+    /// A page of notes in the user's order.
+    public func list(_ request: PageRequest) throws(DomainError) -> Page<Note> {
+        let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
+        return try storage {
+            var rows: [(Note, Int64)] = []
+            try database.statement(
+                "SELECT \(Self.columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
+            ).forEachRow([.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]) { row in
+                rows.append((Self.note(row), row.int64(10)))
+            }
+            let more = rows.count > request.limit
+            if more { rows.removeLast() }
+            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
+            return Page(items: rows.map(\.0), nextCursor: cursor)
+        }
+    }
+
+    /// Changes the given fields; checks `ifRevision` first, and the note's rules on the result.
+    public func update(id: String, _ changes: NoteChanges, ifRevision: Int64? = nil) throws(DomainError) -> Note {
+        try storage {
+            try database.transaction {
+                guard var note = try find(id) else { throw DomainError.notFound(kind: "note", id: id) }
+                if let ifRevision, ifRevision != note.revision {
+                    throw DomainError.revisionConflict(current: note.revision)
+                }
+                if let title = changes.title { note.title = title }
+                if let content = changes.content { note.content = content }
+                if let color = changes.color { note.color = color }
+                if let deadline = changes.deadline { note.deadline = deadline }
+                try TextRules.checkNote(title: note.title, content: note.content)
+                note.updatedAt = clock.nowMilliseconds()
+                note.revision += 1
+                try database.run(
+                    """
+                    UPDATE notes SET title = ?2, content = ?3, hue = ?4, saturation = ?5, brightness = ?6,
+                                     deadline = ?7, updated_at = ?8, revision = ?9
+                    WHERE id = ?1
+                    """,
+                    [
+                        .text(id), .text(note.title), .text(note.content), .real(note.color.hue),
+                        .real(note.color.saturation), .real(note.color.brightness),
+                        note.deadline.map { .integer($0) } ?? .null, .integer(note.updatedAt), .integer(note.revision),
+                    ])
+                try self.changes.record(.notes, .updated, id: id, at: note.updatedAt)
+                return note
+            }
+        }
+    }
+
+    /// Deletes the note.
+    public func delete(id: String) throws(DomainError) {
+        try storage {
+            try database.transaction {
+                try database.run("DELETE FROM notes WHERE id = ?1", [.text(id)])
+                guard database.changes == 1 else { throw DomainError.notFound(kind: "note", id: id) }
+                try changes.record(.notes, .deleted, id: id, at: clock.nowMilliseconds())
+            }
+        }
+    }
+
+    /// Moves the note to 0-based `index` in the whole list.
+    public func move(id: String, to index: Int) throws(DomainError) -> Note {
+        try storage {
+            try database.transaction {
+                guard var note = try find(id), let from = try order.index(of: id) else {
+                    throw DomainError.notFound(kind: "note", id: id)
+                }
+                let count = try order.count()
+                guard index >= 0, index < count else {
+                    throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
+                }
+                guard index != from else { return note }
+                try order.move(id: id, from: from, to: index, count: count)
+                note.updatedAt = clock.nowMilliseconds()
+                note.revision += 1
+                try database.run(
+                    "UPDATE notes SET updated_at = ?2, revision = ?3 WHERE id = ?1",
+                    [.text(id), .integer(note.updatedAt), .integer(note.revision)])
+                try changes.record(.notes, .moved, id: id, at: note.updatedAt)
+                return note
+            }
+        }
+    }
+
+    /// How many notes there are.
+    public func count() throws(DomainError) -> Int {
+        try storage { try order.count() }
+    }
+}

@@ -1,0 +1,155 @@
+/// ENotes photo notes: add, read, list in the user's order, caption updates, delete, move (SPEC §5).
+public final class PhotoNoteStore {
+    private let database: Database
+    private let clock: any Clock
+    private let ids: any IDGenerator
+    private let changes: ChangeLog
+    private let edition: Edition
+    private let images: ImageStore
+    private let order: OrderedList
+
+    init(
+        database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog, edition: Edition,
+        images: ImageStore
+    ) {
+        self.database = database
+        self.clock = clock
+        self.ids = ids
+        self.changes = changes
+        self.edition = edition
+        self.images = images
+        self.order = OrderedList(database: database, table: "photo_notes")
+    }
+
+    private static let select = """
+        SELECT p.id, p.caption, p.created_at, p.updated_at, p.revision, p.position,
+               i.id, i.mime_type, i.byte_size, i.width, i.height, i.sha256
+        FROM photo_notes AS p JOIN images AS i ON i.id = p.image_id
+        """
+
+    private static func photo(_ row: Statement) -> PhotoNote {
+        PhotoNote(
+            id: row.text(0), image: ImageStore.record(row, from: 6), caption: row.textOrNil(1),
+            createdAt: row.int64(2), updatedAt: row.int64(3), revision: row.int64(4))
+    }
+
+    /// Adds a photo note at the end of the list.
+    public func add(image input: ImageInput, caption: String?) throws(DomainError) -> PhotoNote {
+        try PhotoNote.checkCaption(caption)
+        let prepared = try images.prepare(input, field: "image")
+        return try storage {
+            try database.transaction {
+                try edition.checkRoomForOneMore()
+                let image = try images.attach(prepared)
+                let now = clock.nowMilliseconds()
+                let photo = PhotoNote(
+                    id: ids.makeID(kind: "photo"), image: image, caption: caption, createdAt: now, updatedAt: now,
+                    revision: 1)
+                try database.run(
+                    """
+                    INSERT INTO photo_notes(id, image_id, caption, position, created_at, updated_at, revision)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?5, 1)
+                    """,
+                    [
+                        .text(photo.id), .text(image.id), caption.map { .text($0) } ?? .null,
+                        .integer(try order.positionForAppend()), .integer(now),
+                    ])
+                try changes.record(.photos, .created, id: photo.id, at: now)
+                return photo
+            }
+        }
+    }
+
+    /// The photo note with `id`.
+    public func get(id: String) throws(DomainError) -> PhotoNote {
+        guard let photo = try storage({ try find(id) }) else { throw .notFound(kind: "photo", id: id) }
+        return photo
+    }
+
+    private func find(_ id: String) throws -> PhotoNote? {
+        try database.statement(Self.select + " WHERE p.id = ?1").first([.text(id)], Self.photo)
+    }
+
+    /// A page of photo notes in the user's order.
+    public func list(_ request: PageRequest) throws(DomainError) -> Page<PhotoNote> {
+        let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
+        return try storage {
+            var rows: [(PhotoNote, Int64)] = []
+            try database.statement(Self.select + " WHERE p.position > ?1 ORDER BY p.position LIMIT ?2").forEachRow(
+                [.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]
+            ) { row in
+                rows.append((Self.photo(row), row.int64(5)))
+            }
+            let more = rows.count > request.limit
+            if more { rows.removeLast() }
+            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
+            return Page(items: rows.map(\.0), nextCursor: cursor)
+        }
+    }
+
+    /// Sets or clears (`.some(nil)`) the caption.
+    public func update(id: String, caption: String??, ifRevision: Int64? = nil) throws(DomainError) -> PhotoNote {
+        if let caption { try PhotoNote.checkCaption(caption) }
+        return try storage {
+            try database.transaction {
+                guard var photo = try find(id) else { throw DomainError.notFound(kind: "photo", id: id) }
+                if let ifRevision, ifRevision != photo.revision {
+                    throw DomainError.revisionConflict(current: photo.revision)
+                }
+                if let caption { photo.caption = caption }
+                photo.updatedAt = clock.nowMilliseconds()
+                photo.revision += 1
+                try database.run(
+                    "UPDATE photo_notes SET caption = ?2, updated_at = ?3, revision = ?4 WHERE id = ?1",
+                    [
+                        .text(id), photo.caption.map { .text($0) } ?? .null, .integer(photo.updatedAt),
+                        .integer(photo.revision),
+                    ])
+                try changes.record(.photos, .updated, id: id, at: photo.updatedAt)
+                return photo
+            }
+        }
+    }
+
+    /// Deletes the photo note; its image goes too when nothing else uses it.
+    public func delete(id: String) throws(DomainError) {
+        try storage {
+            try database.transaction {
+                guard let imageID = try database.scalarText("SELECT image_id FROM photo_notes WHERE id = ?1", [.text(id)])
+                else { throw DomainError.notFound(kind: "photo", id: id) }
+                try database.run("DELETE FROM photo_notes WHERE id = ?1", [.text(id)])
+                try images.detach(id: imageID)
+                try changes.record(.photos, .deleted, id: id, at: clock.nowMilliseconds())
+            }
+        }
+    }
+
+    /// Moves the photo note to 0-based `index` in the whole list.
+    public func move(id: String, to index: Int) throws(DomainError) -> PhotoNote {
+        try storage {
+            try database.transaction {
+                guard var photo = try find(id), let from = try order.index(of: id) else {
+                    throw DomainError.notFound(kind: "photo", id: id)
+                }
+                let count = try order.count()
+                guard index >= 0, index < count else {
+                    throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
+                }
+                guard index != from else { return photo }
+                try order.move(id: id, from: from, to: index, count: count)
+                photo.updatedAt = clock.nowMilliseconds()
+                photo.revision += 1
+                try database.run(
+                    "UPDATE photo_notes SET updated_at = ?2, revision = ?3 WHERE id = ?1",
+                    [.text(id), .integer(photo.updatedAt), .integer(photo.revision)])
+                try changes.record(.photos, .moved, id: id, at: photo.updatedAt)
+                return photo
+            }
+        }
+    }
+
+    /// How many photo notes there are.
+    public func count() throws(DomainError) -> Int {
+        try storage { try order.count() }
+    }
+}

@@ -1,0 +1,195 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection, set up the way Satchel needs it: extended result codes, a busy timeout,
+/// foreign keys on, WAL (checked to really be WAL for files), cached prepared statements, and
+/// transactions that nest as savepoints.
+///
+/// - Important: Not `Sendable`: a connection belongs to the thread that opened it.
+public final class Database {
+    let handle: OpaquePointer
+    /// The file path, or `nil` for an in-memory database.
+    public let path: String?
+    private var statements: [String: Statement] = [:]
+    private var savepointDepth = 0
+    /// Whether a write group is armed: the next transaction opens one `BEGIN IMMEDIATE` that stays open
+    /// (later transactions nest as savepoints) until ``commitGroup()``.
+    private var groupArmed = false
+    private var groupOpen = false
+
+    /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
+    public static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is `nil`.
+    /// A new file is created with permissions 0600 and its directory with 0700.
+    public init(path: String?) throws(SQLiteError) {
+        if let path {
+            try Self.prepareLocation(path)
+        }
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path ?? ":memory:", &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(connection: connection, code: code, sql: nil)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        if path != nil {
+            let mode = try scalarText("PRAGMA journal_mode = WAL")
+            guard mode?.lowercased() == "wal" else {
+                throw SQLiteError(code: SQLITE_ERROR, message: "journal_mode is \(mode ?? "nil"), not wal")
+            }
+            // In WAL mode NORMAL loses nothing when the process dies; only a power cut can cost the last commits.
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+        // Touch the schema now so an unreadable or non-database file fails at start-up, not later.
+        _ = try scalarInteger("SELECT count(*) FROM sqlite_master")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    private static func prepareLocation(_ path: String) throws(SQLiteError) {
+        let manager = FileManager.default
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty && !manager.fileExists(atPath: directory) {
+            do {
+                try manager.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create directory \(directory): \(error.localizedDescription)")
+            }
+        }
+        if !manager.fileExists(atPath: path) {
+            let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(path): \(String(cString: strerror(errno)))")
+            }
+            close(descriptor)
+        }
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// A cached prepared statement for `sql`.
+    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` (no result rows expected).
+    public func run(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
+        try statement(sql).run(values)
+    }
+
+    /// The first column of the first row as an integer.
+    public func scalarInteger(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+        do {
+            return try statement(sql).first(values) { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+    }
+
+    /// The first column of the first row as text.
+    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+        do {
+            return try statement(sql).first(values) { $0.textOrNil(0) } ?? nil
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` atomically: all of it is committed, or (when it throws) none of it.
+    ///
+    /// Outermost calls open `BEGIN IMMEDIATE` (taking the write lock up front, so a busy database is waited
+    /// for under the busy timeout instead of failing half-way); nested calls become savepoints.
+    /// Within an armed write group (see ``armGroup()``), the outermost transaction stays open until
+    /// ``commitGroup()``, so pipelined mutations share one commit.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if !isInTransaction {
+            try execute("BEGIN IMMEDIATE")
+            if groupArmed {
+                groupOpen = true
+                return try savepoint(body)
+            }
+            do {
+                let result = try body()
+                try execute("COMMIT")
+                return result
+            } catch {
+                if isInTransaction { try? execute("ROLLBACK") }
+                throw error
+            }
+        }
+        return try savepoint(body)
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        let name = "s\(savepointDepth)"
+        defer { savepointDepth -= 1 }
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            if isInTransaction {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+            }
+            throw error
+        }
+    }
+
+    /// Arms a write group: the next transactions share one commit, made by ``commitGroup()``.
+    public func armGroup() {
+        groupArmed = true
+    }
+
+    /// Commits the write group, if one was opened, and disarms it. When the commit fails, everything in
+    /// the group is rolled back and the error is thrown: none of the group's mutations happened.
+    public func commitGroup() throws(SQLiteError) {
+        groupArmed = false
+        guard groupOpen else { return }
+        groupOpen = false
+        do {
+            try execute("COMMIT")
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Whether a write group holds uncommitted work.
+    public var hasOpenGroup: Bool { groupOpen }
+}

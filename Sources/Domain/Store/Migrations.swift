@@ -1,0 +1,72 @@
+/// The schema, as an ordered list of migrations; `PRAGMA user_version` records how many have run.
+enum Migrations {
+    /// Each entry upgrades the schema by one version. Append only: never edit a released one.
+    static let all: [String] = [
+        // 1: change log, images, notes and photo notes.
+        """
+        CREATE TABLE changes(
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at INTEGER NOT NULL,
+            domain TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            entity_id TEXT NOT NULL
+        );
+        CREATE TABLE images(
+            id TEXT PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            mime_type TEXT NOT NULL,
+            byte_size INTEGER NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            owners INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE notes(
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            content TEXT NOT NULL,
+            hue REAL NOT NULL,
+            saturation REAL NOT NULL,
+            brightness REAL NOT NULL,
+            deadline INTEGER,
+            position INTEGER NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            revision INTEGER NOT NULL
+        );
+        CREATE TABLE photo_notes(
+            id TEXT PRIMARY KEY,
+            image_id TEXT NOT NULL REFERENCES images(id),
+            caption TEXT,
+            position INTEGER NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            revision INTEGER NOT NULL
+        );
+        CREATE INDEX photo_notes_image ON photo_notes(image_id);
+        """,
+    ]
+
+    /// The schema version this build writes.
+    static var latestVersion: Int { all.count }
+
+    /// Brings `database` up to ``latestVersion``, one transaction per step. A database written by a newer
+    /// build is refused rather than misread.
+    static func migrate(_ database: Database) throws {
+        let current = Int(try database.scalarInteger("PRAGMA user_version") ?? 0)
+        guard current <= latestVersion else {
+            throw SQLiteError(
+                code: 1, message: "the database has schema version \(current); this satchel knows up to \(latestVersion)")
+        }
+        for version in current..<latestVersion {
+            try database.transaction {
+                // Another process may have migrated while this one waited for the write lock.
+                let now = Int(try database.scalarInteger("PRAGMA user_version") ?? 0)
+                guard now == version else { return }
+                try database.execute(all[version])
+                try database.execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+}

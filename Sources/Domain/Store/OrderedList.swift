@@ -1,0 +1,82 @@
+/// The user's order of a table's rows, kept in an integer `position` column with gaps.
+///
+/// Appends take the next gap; inserts and moves take the midpoint of their new neighbours, and only when
+/// two neighbours have no room left between them is the whole list renumbered (rarely: gaps start at 2^20).
+/// Reading a page by position is a keyset range scan, so it costs the same anywhere in the list.
+struct OrderedList {
+    let database: Database
+    let table: String
+
+    static let gap: Int64 = 1 << 20
+
+    func count() throws -> Int {
+        Int(try database.scalarInteger("SELECT count(*) FROM \(table)") ?? 0)
+    }
+
+    /// The 0-based index of the row with `id`, or `nil`.
+    func index(of id: String) throws -> Int? {
+        guard let position = try position(of: id) else { return nil }
+        return Int(try database.scalarInteger("SELECT count(*) FROM \(table) WHERE position < ?1", [.integer(position)]) ?? 0)
+    }
+
+    func position(of id: String) throws -> Int64? {
+        try database.scalarInteger("SELECT position FROM \(table) WHERE id = ?1", [.text(id)])
+    }
+
+    /// The position at 0-based `index` in the current order.
+    private func position(at index: Int) throws -> Int64? {
+        try database.scalarInteger(
+            "SELECT position FROM \(table) ORDER BY position LIMIT 1 OFFSET ?1", [.integer(Int64(index))])
+    }
+
+    /// A position after every row.
+    func positionForAppend() throws -> Int64 {
+        (try database.scalarInteger("SELECT max(position) FROM \(table)") ?? 0) + Self.gap
+    }
+
+    /// A free position that puts a new row at `index` (0...count), shifting later rows down by one.
+    func positionForInsert(at index: Int, count: Int) throws -> Int64 {
+        if index >= count { return try positionForAppend() }
+        return try positionBetween(before: index - 1, after: index, excluding: nil)
+    }
+
+    /// Moves the row `id` (currently at `from`) to `to`, both 0-based indexes in the current order.
+    func move(id: String, from: Int, to: Int, count: Int) throws {
+        guard from != to else { return }
+        let newPosition: Int64
+        if to == count - 1 {
+            newPosition = try positionForAppend()
+        } else if to > from {
+            // The row leaves its place, so its new neighbours are the rows now at `to` and `to + 1`.
+            newPosition = try positionBetween(before: to, after: to + 1, excluding: id)
+        } else {
+            newPosition = try positionBetween(before: to - 1, after: to, excluding: id)
+        }
+        try database.run("UPDATE \(table) SET position = ?1 WHERE id = ?2", [.integer(newPosition), .text(id)])
+    }
+
+    /// A position strictly between the rows at indexes `before` (-1: the start) and `after`.
+    private func positionBetween(before: Int, after: Int, excluding id: String?) throws -> Int64 {
+        for attempt in 0..<2 {
+            guard let upper = try position(at: after) else { return try positionForAppend() }
+            // Positions stay positive: the start of the list is 0.
+            let lower = before >= 0 ? (try position(at: before) ?? 0) : 0
+            if upper - lower >= 2 { return lower + (upper - lower) / 2 }
+            precondition(attempt == 0, "renumbering always leaves room")
+            try renumber()
+        }
+        fatalError("unreachable")
+    }
+
+    /// Spreads every row out to multiples of the gap, keeping the order. Positions are always positive, so
+    /// negating them first frees the positive range without ever colliding on the UNIQUE index.
+    private func renumber() throws {
+        try database.run("UPDATE \(table) SET position = -position")
+        try database.run(
+            """
+            UPDATE \(table) SET position = ranked.rank * ?1
+            FROM (SELECT id, row_number() OVER (ORDER BY position DESC) AS rank FROM \(table)) AS ranked
+            WHERE \(table).id = ranked.id
+            """, [.integer(Self.gap)])
+    }
+}

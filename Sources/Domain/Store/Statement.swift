@@ -1,0 +1,124 @@
+import CSQLite
+
+/// A value bound to, or read from, a statement.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A prepared statement, finalized when it goes away.
+///
+/// - Important: Like its ``Database``, not thread-safe; use it only where the database is used.
+public final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    private unowned let database: Database
+
+    init(database: Database, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(connection: database.handle, code: code, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Clears earlier bindings and results, then binds `values` to the parameters `?1`, `?2`, ...
+    public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null:
+                code = sqlite3_bind_null(handle, index)
+            case .integer(let number):
+                code = sqlite3_bind_int64(handle, index, number)
+            case .real(let number):
+                code = sqlite3_bind_double(handle, index, number)
+            case .text(var text):
+                code = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { characters in
+                        sqlite3_bind_text64(
+                            handle, index, characters.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+                            sqlite3_uint64(characters.count), satchel_sqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
+                }
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes { raw in
+                    sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                        sqlite3_uint64(raw.count), satchel_sqlite_transient())
+                }
+            }
+            guard code == SQLITE_OK else { throw SQLiteError(connection: database.handle, code: code, sql: sql) }
+        }
+    }
+
+    /// Advances to the next row; `false` when there are no more.
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = SQLiteError(connection: database.handle, code: sqlite3_extended_errcode(database.handle), sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Binds `values` and runs the statement to completion.
+    public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    /// Binds `values`, then calls `row` for each result row.
+    public func forEachRow(_ values: [SQLValue] = [], _ row: (Statement) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() { try row(self) }
+    }
+
+    /// Binds `values` and maps the first row, if any.
+    public func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        guard try step() else { return nil }
+        return try map(self)
+    }
+
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    public func int64OrNil(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    public func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    public func textOrNil(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    public func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+}

@@ -1,0 +1,72 @@
+import Domain
+import Foundation
+import Protocol
+
+/// ENotes photo notes and stored images (SPEC §5, §6).
+enum PhotoMethods {
+    static func methods(store: DataStore) -> [RPCMethod] {
+        let photos = store.photos
+        let images = store.images
+        let idParam = ParamSpec.required("id", Schema.id, "The photo note's id.")
+        return [
+            RPCMethod(
+                "photos.add", summary: "Adds a photo note at the end of the photo list.",
+                params: [
+                    .required("image", EntityJSON.imageInputSchema, "The photo: base64 data, a local path or an image id."),
+                    .optional("caption", Schema.nullable(Schema.string()), "A caption of at most 1000 characters."),
+                ], result: EntityJSON.photoSchema
+            ) { params, _ in
+                EntityJSON.photo(
+                    try photos.add(image: EntityJSON.imageInput(params["image"]!), caption: params.string("caption")))
+            },
+            RPCMethod("photos.get", summary: "One photo note.", params: [idParam], result: EntityJSON.photoSchema) {
+                params, _ in
+                EntityJSON.photo(try photos.get(id: params.string("id")!))
+            },
+            RPCMethod(
+                "photos.list", summary: "Photo notes in the user's order, a page at a time.", params: Schema.pageParams,
+                result: Schema.page(of: EntityJSON.photoSchema)
+            ) { params, _ in
+                EntityJSON.page(try photos.list(params.pageRequest), EntityJSON.photo)
+            },
+            RPCMethod(
+                "photos.update", summary: "Sets the caption (null clears it).",
+                params: [
+                    idParam,
+                    .optional("caption", Schema.nullable(Schema.string()), "The new caption, or null."),
+                    .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
+                ], result: EntityJSON.photoSchema
+            ) { params, _ in
+                let caption: String?? = params.contains("caption") ? .some(params.string("caption")) : nil
+                return EntityJSON.photo(
+                    try photos.update(id: params.string("id")!, caption: caption, ifRevision: params.integer("ifRevision")))
+            },
+            RPCMethod(
+                "photos.delete", summary: "Deletes a photo note (its image too, when nothing else uses it).",
+                params: [idParam], result: Schema.deleted
+            ) { params, _ in
+                let id = params.string("id")!
+                try photos.delete(id: id)
+                return EntityJSON.deleted(id)
+            },
+            RPCMethod(
+                "photos.move", summary: "Moves a photo note to a 0-based position in the photo list.",
+                params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
+                result: EntityJSON.photoSchema
+            ) { params, _ in
+                EntityJSON.photo(
+                    try photos.move(id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!)))
+            },
+            RPCMethod(
+                "images.get", summary: "A stored image with its bytes in base64.",
+                params: [.required("id", Schema.id, "The image's id.")],
+                result: Schema.object(
+                    [("image", EntityJSON.imageSchema), ("data", Schema.string(description: "base64"))],
+                    required: ["image", "data"])
+            ) { params, _ in
+                let (record, bytes) = try images.data(id: params.string("id")!)
+                return ["image": EntityJSON.image(record), "data": .string(Data(bytes).base64EncodedString())]
+            },
+        ]
+    }
+}
