@@ -48,6 +48,22 @@ public final class DataStore {
             database: database, clock: clock, ids: ids, changes: changes, edition: edition, images: images)
     }
 
+    /// Starts a write group: mutations from now on share one commit, made by ``commitWriteGroup()``.
+    /// The server opens one for each batch of pipelined requests, so a burst of creates costs one commit;
+    /// no answer is written before the commit it reports on.
+    public func beginWriteGroup() {
+        database.armGroup()
+    }
+
+    /// Commits the write group. When the commit fails, everything in the group was rolled back.
+    public func commitWriteGroup() throws(DomainError) {
+        do {
+            try database.commitGroup()
+        } catch {
+            throw DomainError(error)
+        }
+    }
+
     /// The schema version of the open database.
     public func schemaVersion() throws(DomainError) -> Int {
         try storage { Int(try database.scalarInteger("PRAGMA user_version") ?? 0) }

@@ -84,7 +84,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// A literal's keys are distinct (checked in debug builds), so they are taken as they are.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self.init(elements)
+        assert(Set(elements.map(\.0)).count == elements.count, "duplicate key in a JSON object literal")
+        self.init(uniqueMembers: elements.map { (key: $0.0, value: $0.1) })
     }
 }

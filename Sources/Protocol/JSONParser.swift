@@ -92,13 +92,13 @@ public struct JSONParser {
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
-        let count = literal.utf8CodeUnitCount
-        guard position + count <= count else { throw error("unexpected end of input") }
+        let length = literal.utf8CodeUnitCount
+        guard position + length <= count else { throw error("unexpected end of input") }
         let text = literal.utf8Start
-        for index in 0..<count where buffer[position + index] != text[index] {
+        for index in 0..<length where buffer[position + index] != text[index] {
             throw error("invalid literal")
         }
-        position += count
+        position += length
     }
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {

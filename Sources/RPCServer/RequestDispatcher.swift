@@ -27,7 +27,7 @@ final class RequestDispatcher {
             writeLine(into: &output) { $0.writeResponse(id: .null, error: localized(error)) }
         case .single(let call):
             if let answer = answer(call) {
-                writeLine(into: &output) { $0.write(answer: answer) }
+                writeLine(into: &output, answering: [answer.id], batch: false) { $0.write(answer: answer) }
             }
         case .batch(let calls):
             var answers: [Answer] = []
@@ -35,7 +35,7 @@ final class RequestDispatcher {
                 if let answer = answer(call) { answers.append(answer) }
             }
             guard !answers.isEmpty else { return }
-            writeLine(into: &output) { writer in
+            writeLine(into: &output, answering: answers.map(\.id), batch: true) { writer in
                 writer.writeByte(UInt8(ascii: "["))
                 for (index, answer) in answers.enumerated() {
                     if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
@@ -55,9 +55,51 @@ final class RequestDispatcher {
         writeLine(into: &output) { $0.writeResponse(id: .null, error: error.response(in: session.language)) }
     }
 
-    private func writeLine(into output: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {
+    /// One answer line written since the last commit: where its bytes are and which requests it answers.
+    private struct WrittenLine {
+        var range: Range<Int>
+        var ids: [RequestID]
+        var batch: Bool
+    }
+
+    private var linesSinceCommit: [WrittenLine] = []
+
+    private func writeLine(
+        into output: inout JSONWriter, answering ids: [RequestID] = [], batch: Bool = false,
+        _ body: (inout JSONWriter) -> Void
+    ) {
+        let start = output.bytes.count
         body(&output)
         output.writeByte(UInt8(ascii: "\n"))
+        linesSinceCommit.append(WrittenLine(range: start..<output.bytes.count, ids: ids, batch: batch))
+    }
+
+    /// The answers in `output` are about to be written: what they report is committed.
+    func answersCommitted() {
+        linesSinceCommit.removeAll(keepingCapacity: true)
+    }
+
+    /// The shared commit of the answers in `output` failed and everything in it was rolled back: every
+    /// request answered since the last commit is answered with `error` instead. Lines that answered no
+    /// request (parse errors and the like) stay as they were.
+    func answersRolledBack(_ error: DomainError, output: inout JSONWriter) {
+        let response = ServerError(error).response(in: session.language)
+        var rewritten = JSONWriter(capacity: output.bytes.count)
+        for line in linesSinceCommit {
+            if line.ids.isEmpty {
+                for byte in output.bytes[line.range] { rewritten.writeByte(byte) }
+                continue
+            }
+            if line.batch { rewritten.writeByte(UInt8(ascii: "[")) }
+            for (index, id) in line.ids.enumerated() {
+                if index > 0 { rewritten.writeByte(UInt8(ascii: ",")) }
+                rewritten.writeResponse(id: id, error: response)
+            }
+            if line.batch { rewritten.writeByte(UInt8(ascii: "]")) }
+            rewritten.writeByte(UInt8(ascii: "\n"))
+        }
+        output = rewritten
+        linesSinceCommit.removeAll(keepingCapacity: true)
     }
 
     /// Runs one call; `nil` when nothing is to be answered (a notification, or a response from the client).

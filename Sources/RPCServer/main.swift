@@ -61,6 +61,6 @@ case .serve(let configuration):
         registry: registry, session: session, logger: logger,
         maximumMessageBytes: configuration.maximumMessageBytes)
     logger.info("serving on stdio; database \(configuration.database.description)")
-    let loop = ServerLoop(dispatcher: dispatcher, output: output, signals: signals, logger: logger)
+    let loop = ServerLoop(dispatcher: dispatcher, store: store, output: output, signals: signals, logger: logger)
     exit(loop.run())
 }

@@ -6,27 +6,34 @@ public enum Timestamp {
     public static func format(milliseconds: Int64) -> String {
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        let hour = millisecondOfDay / 3_600_000
-        let minute = millisecondOfDay / 60_000 % 60
-        let second = millisecondOfDay / 1000 % 60
-        let millisecond = millisecondOfDay % 1000
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        append(&bytes, year, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        append(&bytes, month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        append(&bytes, day, width: 2)
-        bytes.append(UInt8(ascii: "T"))
-        append(&bytes, hour, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(&bytes, minute, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(&bytes, second, width: 2)
-        bytes.append(UInt8(ascii: "."))
-        append(&bytes, millisecond, width: 3)
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
+        guard (0...9999).contains(year) else {
+            // Outside four-digit years RFC 3339 has no form; write the nearest representable instant.
+            return format(milliseconds: year < 0 ? -62_167_219_200_000 : 253_402_300_799_999)
+        }
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int64, at offset: Int, width: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, at: 0, width: 4)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, at: 5, width: 2)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, at: 8, width: 2)
+            buffer[10] = UInt8(ascii: "T")
+            put(millisecondOfDay / 3_600_000, at: 11, width: 2)
+            buffer[13] = UInt8(ascii: ":")
+            put(millisecondOfDay / 60_000 % 60, at: 14, width: 2)
+            buffer[16] = UInt8(ascii: ":")
+            put(millisecondOfDay / 1000 % 60, at: 17, width: 2)
+            buffer[19] = UInt8(ascii: ".")
+            put(millisecondOfDay % 1000, at: 20, width: 3)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// Parses `YYYY-MM-DD('T'|'t'|' ')HH:MM:SS(.fraction)?('Z'|'z'|±HH:MM)` into milliseconds since 1970
@@ -130,15 +137,5 @@ public enum Timestamp {
     static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
         return (quotient, value - quotient * divisor)
-    }
-
-    private static func append(_ bytes: inout [UInt8], _ value: Int64, width: Int) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-        var rest = value
-        for index in stride(from: width - 1, through: 0, by: -1) {
-            digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        bytes.append(contentsOf: digits)
     }
 }

@@ -165,6 +165,8 @@ public final class ImageStore {
     }
 
     static let columns = "id, mime_type, byte_size, width, height, sha256"
+    private static let selectByID = "SELECT \(columns) FROM images WHERE id = ?1"
+    private static let selectBySHA256 = "SELECT \(columns) FROM images WHERE sha256 = ?1"
 
     static func record(_ row: Statement, from column: Int32 = 0) -> ImageRecord {
         ImageRecord(
@@ -173,13 +175,13 @@ public final class ImageStore {
     }
 
     func find(id: String) throws -> ImageRecord? {
-        try database.statement("SELECT \(Self.columns) FROM images WHERE id = ?1").first([.text(id)]) {
+        try database.statement(Self.selectByID).first([.text(id)]) {
             Self.record($0)
         }
     }
 
     private func find(sha256: String) throws -> ImageRecord? {
-        try database.statement("SELECT \(Self.columns) FROM images WHERE sha256 = ?1").first([.text(sha256)]) {
+        try database.statement(Self.selectBySHA256).first([.text(sha256)]) {
             Self.record($0)
         }
     }

@@ -19,6 +19,9 @@ public final class NoteStore {
     private static let columns =
         "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
 
+    private static let selectByID = "SELECT \(columns) FROM notes WHERE id = ?1"
+    private static let selectPage = "SELECT \(columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
+
     private static func note(_ row: Statement) -> Note {
         Note(
             id: row.text(0), title: row.text(1), content: row.text(2),
@@ -32,11 +35,16 @@ public final class NoteStore {
         return try storage {
             try database.transaction {
                 try edition.checkRoomForOneMore()
-                let count = try order.count()
-                if let index, index < 0 || index > count {
-                    throw DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(count))
+                let position: Int64
+                if let index {
+                    let count = try order.count()
+                    guard index >= 0, index <= count else {
+                        throw DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(count))
+                    }
+                    position = try order.positionForInsert(at: index, count: count)
+                } else {
+                    position = try order.positionForAppend()
                 }
-                let position = try order.positionForInsert(at: index ?? count, count: count)
                 let now = clock.nowMilliseconds()
                 let note = Note(
                     id: ids.makeID(kind: "note"), title: draft.title, content: draft.content, color: draft.color,
@@ -65,7 +73,7 @@ public final class NoteStore {
     }
 
     private func find(_ id: String) throws -> Note? {
-        try database.statement("SELECT \(Self.columns) FROM notes WHERE id = ?1").first([.text(id)], Self.note)
+        try database.statement(Self.selectByID).first([.text(id)], Self.note)
     }
 
     /// A page of notes in the user's order.
@@ -73,9 +81,7 @@ public final class NoteStore {
         let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
         return try storage {
             var rows: [(Note, Int64)] = []
-            try database.statement(
-                "SELECT \(Self.columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
-            ).forEachRow([.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]) { row in
+            try database.statement(Self.selectPage).forEachRow([.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]) { row in
                 rows.append((Self.note(row), row.int64(10)))
             }
             let more = rows.count > request.limit

@@ -27,6 +27,9 @@ public final class PhotoNoteStore {
         FROM photo_notes AS p JOIN images AS i ON i.id = p.image_id
         """
 
+    private static let selectByID = select + " WHERE p.id = ?1"
+    private static let selectPage = select + " WHERE p.position > ?1 ORDER BY p.position LIMIT ?2"
+
     private static func photo(_ row: Statement) -> PhotoNote {
         PhotoNote(
             id: row.text(0), image: ImageStore.record(row, from: 6), caption: row.textOrNil(1),
@@ -67,7 +70,7 @@ public final class PhotoNoteStore {
     }
 
     private func find(_ id: String) throws -> PhotoNote? {
-        try database.statement(Self.select + " WHERE p.id = ?1").first([.text(id)], Self.photo)
+        try database.statement(Self.selectByID).first([.text(id)], Self.photo)
     }
 
     /// A page of photo notes in the user's order.
@@ -75,7 +78,7 @@ public final class PhotoNoteStore {
         let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
         return try storage {
             var rows: [(PhotoNote, Int64)] = []
-            try database.statement(Self.select + " WHERE p.position > ?1 ORDER BY p.position LIMIT ?2").forEachRow(
+            try database.statement(Self.selectPage).forEachRow(
                 [.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]
             ) { row in
                 rows.append((Self.photo(row), row.int64(5)))

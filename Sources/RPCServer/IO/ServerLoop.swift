@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Domain
 import Protocol
 
 /// The stdio loop: waits for input or a stop signal, reads in large chunks, frames lines, dispatches them
@@ -14,6 +15,7 @@ final class ServerLoop {
     private let output: ProtocolOutput
     private let signals: TerminationSignals
     private let logger: Logger
+    private let store: DataStore
     private var framer: LineFramer
     private var pending = JSONWriter(capacity: 1 << 16)
     private var outputBroken = false
@@ -22,8 +24,12 @@ final class ServerLoop {
     private let flushThreshold = 1 << 20
     private let readSize = 1 << 20
 
-    init(dispatcher: RequestDispatcher, output: ProtocolOutput, signals: TerminationSignals, logger: Logger) {
+    init(
+        dispatcher: RequestDispatcher, store: DataStore, output: ProtocolOutput, signals: TerminationSignals,
+        logger: Logger
+    ) {
         self.dispatcher = dispatcher
+        self.store = store
         self.output = output
         self.signals = signals
         self.logger = logger
@@ -59,6 +65,8 @@ final class ServerLoop {
                 logger.error("reading stdin failed: errno \(errno)")
                 break
             }
+            // Everything in this chunk shares one commit, made (in flush) before any of its answers is written.
+            store.beginWriteGroup()
             if count == 0 {
                 framer.finish { event in handle(event) }
                 break
@@ -77,10 +85,21 @@ final class ServerLoop {
         case .line(let line): dispatcher.handle(line: line, into: &pending)
         case .lineTooLong: dispatcher.handleLineTooLong(into: &pending)
         }
-        if pending.bytes.count >= flushThreshold { flush() }
+        if pending.bytes.count >= flushThreshold {
+            flush()
+            store.beginWriteGroup()
+        }
     }
 
+    /// Commits the write group, then writes the answers that report on it.
     private func flush() {
+        do {
+            try store.commitWriteGroup()
+            dispatcher.answersCommitted()
+        } catch {
+            logger.error("commit failed, the last \(pending.bytes.count) bytes of answers are replaced: \(error)")
+            dispatcher.answersRolledBack(error, output: &pending)
+        }
         guard !pending.bytes.isEmpty else { return }
         if !outputBroken && !output.write(pending.bytes) {
             outputBroken = true
