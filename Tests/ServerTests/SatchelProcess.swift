@@ -31,6 +31,8 @@ final class SatchelProcess {
     }
 
     init(_ arguments: [String] = ["--memory"], environment: [String: String] = [:]) throws {
+        // A server that dies (as some tests make it) must not take the test runner with it.
+        signal(SIGPIPE, SIG_IGN)
         process.executableURL = Self.binaryURL
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
@@ -50,7 +52,17 @@ final class SatchelProcess {
 
     /// Sends raw bytes to the server's stdin.
     func send(_ bytes: [UInt8]) {
-        stdinPipe.fileHandleForWriting.write(Data(bytes))
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(stdinPipe.fileHandleForWriting.fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
     }
 
     /// Sends one line (a newline is added).
@@ -62,9 +74,19 @@ final class SatchelProcess {
     /// deadlock against the answers the test is reading.
     func sendInBackgroundThenClose(_ bytes: [UInt8]) {
         let handle = stdinPipe.fileHandleForWriting
-        let data = Data(bytes)
         Thread {
-            handle.write(data)
+            let descriptor = handle.fileDescriptor
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        break  // the server has gone
+                    }
+                    offset += written
+                }
+            }
             try? handle.close()
         }.start()
     }
