@@ -15,7 +15,7 @@ let package = Package(
         .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain"]),
     ]
 )

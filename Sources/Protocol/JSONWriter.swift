@@ -94,42 +94,58 @@ public struct JSONWriter: Sendable {
             writeRaw("null")
             return
         }
+        // Whole numbers of moderate size (0.0, 1.0, 42.0: most colours and counts) skip the general formatter.
+        if value.rounded(.towardZero) == value, abs(value) < 1e15, !(value == 0 && value.sign == .minus) {
+            write(integer: Int64(value))
+            writeRaw(".0")
+            return
+        }
         bytes.append(contentsOf: value.description.utf8)
     }
 
     /// Appends a quoted, escaped string.
     public mutating func write(string text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                if runStart < index {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                }
-                runStart = index + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C)
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30])
-                    bytes.append(hex.utf8Start[Int(byte >> 4)])
-                    bytes.append(hex.utf8Start[Int(byte & 0xF)])
-                }
+        if let done = text.utf8.withContiguousStorageIfAvailable({ write(utf8: $0) }) { return done }
+        var copy = text
+        copy.withUTF8 { write(utf8: $0) }
+    }
+
+    private mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.reserveCapacity(bytes.count + utf8.count + 2)
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        let count = utf8.count
+        let base = utf8.baseAddress
+        while index < count {
+            let byte = base.unsafelyUnwrapped[index]
+            index += 1
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            if runStart < index - 1 {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base.unsafelyUnwrapped + runStart, count: index - 1 - runStart))
             }
-            if runStart < utf8.count {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            runStart = index
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case 0x22: bytes.append(0x22)
+            case 0x5C: bytes.append(0x5C)
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
             }
-            bytes.append(UInt8(ascii: "\""))
         }
+        if runStart < count, let base {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }

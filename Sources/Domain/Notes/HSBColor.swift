@@ -28,14 +28,16 @@ public struct HSBColor: Sendable, Equatable {
     /// `#RRGGBB` by the standard HSV-to-RGB conversion, each component rounded to the nearest of 0...255.
     public var hex: String {
         let (red, green, blue) = rgb
-        let digits = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = [UInt8(ascii: "#")]
-        for component in [red, green, blue] {
-            let value = Int((component * 255).rounded())
-            bytes.append(digits[value >> 4])
-            bytes.append(digits[value & 0xF])
+        return String(unsafeUninitializedCapacity: 7) { buffer in
+            let digits: StaticString = "0123456789ABCDEF"
+            buffer[0] = UInt8(ascii: "#")
+            for (offset, component) in [(1, red), (3, green), (5, blue)] {
+                let value = Int((component * 255).rounded())
+                buffer[offset] = digits.utf8Start[value >> 4]
+                buffer[offset + 1] = digits.utf8Start[value & 0xF]
+            }
+            return 7
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Red, green and blue in 0...1.

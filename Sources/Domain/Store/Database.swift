@@ -136,17 +136,17 @@ public final class Database {
     /// ``commitGroup()``, so pipelined mutations share one commit.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         if !isInTransaction {
-            try execute("BEGIN IMMEDIATE")
+            try run("BEGIN IMMEDIATE")
             if groupArmed {
                 groupOpen = true
                 return try savepoint(body)
             }
             do {
                 let result = try body()
-                try execute("COMMIT")
+                try run("COMMIT")
                 return result
             } catch {
-                if isInTransaction { try? execute("ROLLBACK") }
+                if isInTransaction { try? run("ROLLBACK") }
                 throw error
             }
         }
@@ -157,15 +157,16 @@ public final class Database {
         savepointDepth += 1
         let name = "s\(savepointDepth)"
         defer { savepointDepth -= 1 }
-        try execute("SAVEPOINT \(name)")
+        // Cached statements: a savepoint per mutation must not cost an SQL parse each time.
+        try run("SAVEPOINT \(name)")
         do {
             let result = try body()
-            try execute("RELEASE \(name)")
+            try run("RELEASE \(name)")
             return result
         } catch {
             if isInTransaction {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
+                try? run("ROLLBACK TO \(name)")
+                try? run("RELEASE \(name)")
             }
             throw error
         }
@@ -183,9 +184,9 @@ public final class Database {
         guard groupOpen else { return }
         groupOpen = false
         do {
-            try execute("COMMIT")
+            try run("COMMIT")
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
+            if isInTransaction { try? run("ROLLBACK") }
             throw error
         }
     }

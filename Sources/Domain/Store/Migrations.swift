@@ -5,7 +5,7 @@ enum Migrations {
         // 1: change log, images, notes and photo notes.
         """
         CREATE TABLE changes(
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq INTEGER PRIMARY KEY,
             at INTEGER NOT NULL,
             domain TEXT NOT NULL,
             kind TEXT NOT NULL,

@@ -15,6 +15,7 @@ public enum SQLValue: Sendable, Equatable {
 public final class Statement {
     let handle: OpaquePointer
     let sql: String
+    private let parameterCount: Int
     private unowned let database: Database
 
     init(database: Database, sql: String) throws(SQLiteError) {
@@ -25,6 +26,7 @@ public final class Statement {
         }
         self.handle = statement
         self.sql = sql
+        self.parameterCount = Int(sqlite3_bind_parameter_count(statement))
         self.database = database
     }
 
@@ -32,10 +34,12 @@ public final class Statement {
         sqlite3_finalize(handle)
     }
 
-    /// Clears earlier bindings and results, then binds `values` to the parameters `?1`, `?2`, ...
+    /// Clears earlier results, then binds `values` to the parameters `?1`, `?2`, ... (parameters left
+    /// without a value are bound to NULL, never to a previous call's value).
     public func bind(_ values: [SQLValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if values.count < parameterCount { sqlite3_clear_bindings(handle) }
+        if values.isEmpty { return }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
