@@ -35,6 +35,36 @@ enum PipeBenchmark {
             }
         }
 
+        private var pending: [UInt8] = []
+
+        /// Reads one whole line (without its newline).
+        func readLine() -> [UInt8] {
+            let descriptor = output.fileHandleForReading.fileDescriptor
+            while true {
+                if let newline = pending.firstIndex(of: 0x0A) {
+                    let line = Array(pending[..<newline])
+                    pending.removeSubrange(...newline)
+                    return line
+                }
+                let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard got > 0 else { fatalError("server closed its output") }
+                pending.append(contentsOf: buffer[0..<got])
+            }
+        }
+
+        /// Writes `text` (one or more lines) to the server.
+        func send(_ text: String) {
+            input.fileHandleForWriting.write(Data(text.utf8))
+        }
+
+        /// Sends one request and returns its answer, timing the round trip in microseconds.
+        func roundTrip(_ line: String) -> (answer: [UInt8], microseconds: Double) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            send(line + "\n")
+            let answer = readLine()
+            return (answer, Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
+
         func finish() {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()

@@ -1,7 +1,7 @@
 import Foundation
 import Protocol
 
-// satchel-bench [codec] [pipe]: prints a Markdown report of the benchmarks (both when no argument is given).
+// satchel-bench [codec] [pipe] [notes]: prints a Markdown report of the benchmarks (both when no argument is given).
 // Build in release: `swift run -c release satchel-bench`. The pipe benchmark runs the `satchel` binary that
 // sits beside this one (or $SATCHEL_BINARY).
 
@@ -13,10 +13,13 @@ report("")
 if all || selected.contains("codec") {
     CodecBenchmark.run()
 }
+let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("satchel")
+let binary = ProcessInfo.processInfo.environment["SATCHEL_BINARY"].map(URL.init(fileURLWithPath:)) ?? beside
 if all || selected.contains("pipe") {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("satchel")
-    let binary = ProcessInfo.processInfo.environment["SATCHEL_BINARY"].map(URL.init(fileURLWithPath:)) ?? beside
     try PipeBenchmark.run(binary: binary, pipelined: 200_000, sequential: 20_000)
+}
+if all || selected.contains("notes") {
+    try NotesBenchmark.run(binary: binary)
 }
 if selected.contains("profile-parse") {
     // A fixed amount of work for instruction-counting profilers (valgrind --tool=callgrind).
