@@ -101,7 +101,8 @@ private struct ByteReader {
 
     // GIF: "GIF87a" or "GIF89a", then the logical screen's width and height.
     func gifSize() -> (width: Int, height: Int)? {
-        guard matches(0, "GIF87a") || matches(0, "GIF89a"), let width = u16le(6), let height = u16le(8),
+        // The header (6 bytes) and the logical screen descriptor (7) must both be there.
+        guard has(0, 13), matches(0, "GIF87a") || matches(0, "GIF89a"), let width = u16le(6), let height = u16le(8),
             width > 0, height > 0
         else { return nil }
         return (width, height)
@@ -151,17 +152,7 @@ private struct ByteReader {
         } else {
             return nil
         }
-        // The first image spatial extents property: "ispe", version/flags (4 bytes), width, height.
-        let marker = Array("ispe".utf8)
-        var index = boxSize
-        while index + 16 <= bytes.count {
-            if bytes[index] == marker[0], matches(index, marker), let width = u32be(index + 8),
-                let height = u32be(index + 12), width > 0, height > 0
-            {
-                return (format, (width, height))
-            }
-            index += 1
-        }
-        return nil
+        guard let size = HEIFBoxes(bytes: bytes, from: boxSize).primaryImageSize() else { return nil }
+        return (format, size)
     }
 }

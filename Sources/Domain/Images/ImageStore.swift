@@ -48,30 +48,37 @@ public final class ImageStore {
     /// `field` names the input in errors (`image`, `images[2]`).
     public func prepare(_ input: ImageInput, field: String) throws(DomainError) -> PreparedImage {
         let bytes: [UInt8]
+        let source: String
         switch input {
         case .reuse(let id):
             return .existing(id: id)
         case .data(let base64, _):
+            source = field + ".data"
             // Four base64 characters carry three bytes: refuse what is surely too large before decoding it.
-            if base64.utf8.count / 4 * 3 > maximumBytes + 3 {
-                throw .validation(reason: "imageTooLarge", field: field + ".data", limit: Int64(maximumBytes))
+            let characters = base64.utf8.reduce(0) { count, byte in Self.isBase64WhiteSpace(byte) ? count : count + 1 }
+            if characters / 4 * 3 > maximumBytes + 2 {
+                throw .validation(reason: "imageTooLarge", field: source, limit: Int64(maximumBytes))
             }
-            guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters),
-                Self.isBase64(base64)
+            guard Self.isBase64(base64), let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters)
             else {
-                throw .validation(reason: "invalidBase64", field: field + ".data")
+                throw .validation(reason: "invalidBase64", field: source)
             }
             bytes = [UInt8](data)
         case .path(let path):
-            bytes = try readFile(path, field: field + ".path")
+            source = field + ".path"
+            bytes = try readFile(path, field: source)
         }
         guard bytes.count <= maximumBytes else {
-            throw .validation(reason: "imageTooLarge", field: field, limit: Int64(maximumBytes))
+            throw .validation(reason: "imageTooLarge", field: source, limit: Int64(maximumBytes))
         }
         guard let (format, width, height) = ImageFormat.inspect(bytes) else {
             throw .validation(reason: "unsupportedImage", field: field)
         }
         return .new(bytes: bytes, format: format, width: width, height: height, sha256: SHA256.hexDigest(bytes))
+    }
+
+    private static func isBase64WhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Standard base64 (white space allowed), nothing else.

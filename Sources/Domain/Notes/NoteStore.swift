@@ -78,10 +78,10 @@ public final class NoteStore {
 
     /// A page of notes in the user's order.
     public func list(_ request: PageRequest) throws(DomainError) -> Page<Note> {
-        let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
+        let after = try order.resumePosition(after: request.cursor)
         return try storage {
             var rows: [(Note, Int64)] = []
-            try database.statement(Self.selectPage).forEachRow([.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]) { row in
+            try database.statement(Self.selectPage).forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
                 rows.append((Self.note(row), row.int64(10)))
             }
             let more = rows.count > request.limit

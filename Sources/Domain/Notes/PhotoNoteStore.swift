@@ -75,11 +75,11 @@ public final class PhotoNoteStore {
 
     /// A page of photo notes in the user's order.
     public func list(_ request: PageRequest) throws(DomainError) -> Page<PhotoNote> {
-        let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
+        let after = try order.resumePosition(after: request.cursor)
         return try storage {
             var rows: [(PhotoNote, Int64)] = []
             try database.statement(Self.selectPage).forEachRow(
-                [.integer(after?.key ?? Int64.min), .integer(Int64(request.limit + 1))]
+                [.integer(after), .integer(Int64(request.limit + 1))]
             ) { row in
                 rows.append((Self.photo(row), row.int64(5)))
             }

@@ -29,6 +29,14 @@ struct OrderedList {
             "SELECT position FROM \(table) ORDER BY position LIMIT 1 OFFSET ?1", [.integer(Int64(index))])
     }
 
+    /// Where the page after `cursor` starts: after the cursor's row where it is now (the list may have been
+    /// reordered or renumbered since), or after the position it had when that row is gone.
+    func resumePosition(after cursor: String?) throws(DomainError) -> Int64 {
+        guard let cursor else { return Int64.min }
+        let (key, id) = try KeysetCursor.read(cursor)
+        return try storage { try position(of: id) ?? key }
+    }
+
     /// A position after every row.
     func positionForAppend() throws -> Int64 {
         (try database.scalarInteger("SELECT max(position) FROM \(table)") ?? 0) + Self.gap
