@@ -8,7 +8,8 @@ public protocol IDGenerator: AnyObject {
 /// 80 random bits in Crockford base 32, so ids sort by creation time and cannot collide in practice.
 public final class RandomIDGenerator: IDGenerator {
     private let clock: any Clock
-    private var generator = SystemRandomNumberGenerator()
+    /// Seeded once from the system's random source; a system call per id would cost more than the insert.
+    private var generator = Xoshiro256StarStar()
     private static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
 
     public init(clock: any Clock) {
@@ -43,5 +44,33 @@ public final class SequentialIDGenerator: IDGenerator {
     public func makeID(kind: String) -> String {
         defer { next += 1 }
         return "\(kind)_\(next)"
+    }
+}
+
+/// xoshiro256** (Blackman and Vigna), seeded from the system's random source.
+struct Xoshiro256StarStar: RandomNumberGenerator {
+    private var state: (UInt64, UInt64, UInt64, UInt64)
+
+    init() {
+        var seed = SystemRandomNumberGenerator()
+        repeat {
+            state = (seed.next(), seed.next(), seed.next(), seed.next())
+        } while state == (0, 0, 0, 0)
+    }
+
+    mutating func next() -> UInt64 {
+        let result = rotate(state.1 &* 5, 7) &* 9
+        let shifted = state.1 << 17
+        state.2 ^= state.0
+        state.3 ^= state.1
+        state.1 ^= state.2
+        state.0 ^= state.3
+        state.2 ^= shifted
+        state.3 = rotate(state.3, 45)
+        return result
+    }
+
+    private func rotate(_ value: UInt64, _ count: UInt64) -> UInt64 {
+        (value << count) | (value >> (64 - count))
     }
 }
