@@ -23,6 +23,7 @@ public final class DataStore {
     public let images: ImageStore
     public let notes: NoteStore
     public let photos: PhotoNoteStore
+    public let reminders: ReminderStore
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -46,6 +47,15 @@ public final class DataStore {
         notes = NoteStore(database: database, clock: clock, ids: ids, changes: changes, edition: edition)
         photos = PhotoNoteStore(
             database: database, clock: clock, ids: ids, changes: changes, edition: edition, images: images)
+        reminders = ReminderStore(database: database, clock: clock, ids: ids, changes: changes)
+        self.ids = ids
+    }
+
+    private let ids: any IDGenerator
+
+    /// A new editing session for one connection.
+    public func makeEditingSession() -> ReminderEditingSession {
+        ReminderEditingSession(id: ids.makeID(kind: "session"))
     }
 
     /// Starts a write group: mutations from now on share one commit, made by ``commitWriteGroup()``.

@@ -12,8 +12,12 @@ final class Session {
     /// Set by `exit`: the loop stops after the current line.
     var exitRequested = false
 
-    init(language: Language, timeZone: TimeZone) {
+    /// The reminder this connection is editing (SPEC §8).
+    let editing: ReminderEditingSession
+
+    init(language: Language, timeZone: TimeZone, editing: ReminderEditingSession) {
         self.language = language
         self.timeZone = timeZone
+        self.editing = editing
     }
 }

@@ -54,9 +54,15 @@ case .serve(let configuration):
         ServerMethods.methods(configuration: configuration, store: store, debugStrayOutput: debugStrayOutput))
     registry.register(NoteMethods.methods(store: store))
     registry.register(PhotoMethods.methods(store: store))
+    registry.register(ReminderMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
-    let session = Session(language: configuration.language, timeZone: configuration.timeZone)
+    let session = Session(
+        language: configuration.language, timeZone: configuration.timeZone, editing: store.makeEditingSession())
+    // Blank reminders left by editors that died (kill -9) go before anyone can see them.
+    do { try store.reminders.sweepAbandoned(session: session.editing) } catch {
+        logger.warn("could not clean up abandoned reminders: \(error)")
+    }
     let dispatcher = RequestDispatcher(
         registry: registry, session: session, logger: logger,
         maximumMessageBytes: configuration.maximumMessageBytes)

@@ -14,7 +14,9 @@ public enum MessageCatalog {
     public typealias Table = [MessageKey: [Language: String]]
 
     /// The tables of every area of the product.
-    static let tables: [Table] = [ServerMessages.table, CommonMessages.table, NotesMessages.table]
+    static let tables: [Table] = [
+        ServerMessages.table, CommonMessages.table, NotesMessages.table, RemindersMessages.table,
+    ]
 
     /// All messages, merged.
     public static let all: Table = tables.reduce(into: [:]) { merged, table in

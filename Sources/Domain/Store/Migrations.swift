@@ -46,6 +46,29 @@ enum Migrations {
         );
         CREATE INDEX photo_notes_image ON photo_notes(image_id);
         """,
+        // 2: reminders, and the editing sessions that may hold one of them.
+        """
+        CREATE TABLE editing_sessions(
+            id TEXT PRIMARY KEY,
+            pid INTEGER NOT NULL,
+            process_start TEXT NOT NULL,
+            started_at INTEGER NOT NULL
+        );
+        CREATE TABLE reminders(
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            blank INTEGER NOT NULL,
+            memo TEXT,
+            completed INTEGER NOT NULL DEFAULT 0,
+            completed_at INTEGER,
+            position INTEGER NOT NULL UNIQUE,
+            editing_session TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            revision INTEGER NOT NULL
+        );
+        CREATE INDEX reminders_editing ON reminders(editing_session) WHERE editing_session IS NOT NULL;
+        """,
     ]
 
     /// The schema version this build writes.

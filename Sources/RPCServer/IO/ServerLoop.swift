@@ -74,8 +74,18 @@ final class ServerLoop {
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in handle(event) }
             if dispatcher.session.exitRequested { break serving }
         }
+        finishSession()
         flush()
         return 0
+    }
+
+    /// However serving ends (end of input, a signal, `exit`), the editing session ends with its cleanup.
+    private func finishSession() {
+        do {
+            try store.reminders.endSession(dispatcher.session.editing)
+        } catch {
+            logger.error("could not end the editing session: \(error)")
+        }
     }
 
     private func handle(_ event: LineFramer.Event) {

@@ -1,0 +1,138 @@
+/// Reminders (SPEC §8): the list in the user's order, completion, swipe delete, moves; the editing
+/// behaviour (tap-to-add, Return, empty-title cleanup) is in `ReminderStore+Editing.swift`.
+public final class ReminderStore {
+    let database: Database
+    let clock: any Clock
+    let ids: any IDGenerator
+    let changes: ChangeLog
+    let order: OrderedList
+    let sessions: EditingSessions
+
+    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog) {
+        self.database = database
+        self.clock = clock
+        self.ids = ids
+        self.changes = changes
+        self.order = OrderedList(database: database, table: "reminders")
+        self.sessions = EditingSessions(database: database, clock: clock, changes: changes)
+    }
+
+    static let columns =
+        "id, title, memo, completed, completed_at, created_at, updated_at, revision, editing_session, position"
+    static let selectByID = "SELECT \(columns) FROM reminders WHERE id = ?1"
+    static let selectPage = "SELECT \(columns) FROM reminders WHERE position > ?1 ORDER BY position LIMIT ?2"
+
+    static func reminder(_ row: Statement, session: ReminderEditingSession) -> Reminder {
+        Reminder(
+            id: row.text(0), title: row.text(1), memo: row.textOrNil(2), completed: row.int64(3) != 0,
+            completedAt: row.int64OrNil(4), createdAt: row.int64(5), updatedAt: row.int64(6), revision: row.int64(7),
+            editing: row.textOrNil(8) == session.id && session.editingID == row.text(0))
+    }
+
+    func find(_ id: String, session: ReminderEditingSession) throws -> Reminder? {
+        try database.statement(Self.selectByID).first([.text(id)]) { Self.reminder($0, session: session) }
+    }
+
+    func require(_ id: String, session: ReminderEditingSession) throws -> Reminder {
+        guard let reminder = try find(id, session: session) else {
+            throw DomainError.notFound(kind: "reminder", id: id)
+        }
+        return reminder
+    }
+
+    /// A page of reminders in the user's order, after removing blank reminders that no live editor holds.
+    public func list(_ request: PageRequest, session: ReminderEditingSession) throws(DomainError)
+        -> (page: Page<Reminder>, editingID: String?)
+    {
+        try sweepAbandoned(session: session)
+        let after = try order.resumePosition(after: request.cursor)
+        return try storage {
+            var rows: [(Reminder, Int64)] = []
+            try database.statement(Self.selectPage).forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) {
+                row in
+                rows.append((Self.reminder(row, session: session), row.int64(9)))
+            }
+            let more = rows.count > request.limit
+            if more { rows.removeLast() }
+            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
+            return (Page(items: rows.map(\.0), nextCursor: cursor), session.editingID)
+        }
+    }
+
+    /// One reminder.
+    public func get(id: String, session: ReminderEditingSession) throws(DomainError) -> Reminder {
+        try sweepAbandoned(session: session)
+        return try storage { try require(id, session: session) }
+    }
+
+    /// Marks the reminder done (with the time) or not done.
+    public func setCompleted(id: String, _ completed: Bool?, session: ReminderEditingSession) throws(DomainError)
+        -> Reminder
+    {
+        try storage {
+            try database.transaction {
+                var reminder = try require(id, session: session)
+                let target = completed ?? !reminder.completed
+                guard target != reminder.completed else { return reminder }
+                let now = clock.nowMilliseconds()
+                reminder.completed = target
+                reminder.completedAt = target ? now : nil
+                reminder.updatedAt = now
+                reminder.revision += 1
+                try database.run(
+                    "UPDATE reminders SET completed = ?2, completed_at = ?3, updated_at = ?4, revision = ?5 WHERE id = ?1",
+                    [
+                        .text(id), .integer(target ? 1 : 0), reminder.completedAt.map { .integer($0) } ?? .null,
+                        .integer(now), .integer(reminder.revision),
+                    ])
+                try changes.record(.reminders, .updated, id: id, at: now)
+                return reminder
+            }
+        }
+    }
+
+    /// Deletes the reminder (a swipe); if it was being edited, editing ends with it.
+    public func delete(id: String, session: ReminderEditingSession) throws(DomainError) {
+        try storage {
+            try database.transaction {
+                try database.run("DELETE FROM reminders WHERE id = ?1", [.text(id)])
+                guard database.changes == 1 else { throw DomainError.notFound(kind: "reminder", id: id) }
+                try changes.record(.reminders, .deleted, id: id, at: clock.nowMilliseconds())
+            }
+        }
+        if session.editingID == id { session.editingID = nil }
+    }
+
+    /// Moves the reminder to 0-based `index` in the whole list.
+    public func move(id: String, to index: Int, session: ReminderEditingSession) throws(DomainError) -> Reminder {
+        try storage {
+            try database.transaction {
+                var reminder = try require(id, session: session)
+                guard let from = try order.index(of: id) else { throw DomainError.notFound(kind: "reminder", id: id) }
+                let count = try order.count()
+                guard index >= 0, index < count else {
+                    throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
+                }
+                guard index != from else { return reminder }
+                try order.move(id: id, from: from, to: index, count: count)
+                reminder.updatedAt = clock.nowMilliseconds()
+                reminder.revision += 1
+                try database.run(
+                    "UPDATE reminders SET updated_at = ?2, revision = ?3 WHERE id = ?1",
+                    [.text(id), .integer(reminder.updatedAt), .integer(reminder.revision)])
+                try changes.record(.reminders, .moved, id: id, at: reminder.updatedAt)
+                return reminder
+            }
+        }
+    }
+
+    /// How many reminders there are (blank ones being edited included).
+    public func count() throws(DomainError) -> Int {
+        try storage { try order.count() }
+    }
+
+    /// Removes the blank reminders of editing sessions whose process is gone (kill -9, a crash).
+    public func sweepAbandoned(session: ReminderEditingSession) throws(DomainError) {
+        try storage { try sessions.sweepAbandoned(except: session.id) }
+    }
+}

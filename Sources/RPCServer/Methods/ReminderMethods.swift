@@ -1,0 +1,140 @@
+import Domain
+import Protocol
+
+/// Reminders (SPEC §8), with this connection's editing session.
+enum ReminderMethods {
+    static func reminder(_ reminder: Reminder) -> JSONValue {
+        [
+            "id": .string(reminder.id), "title": .string(reminder.title),
+            "memo": reminder.memo.map { .string($0) } ?? .null, "completed": .bool(reminder.completed),
+            "completedAt": reminder.completedAt.map(EntityJSON.timestamp) ?? .null,
+            "createdAt": EntityJSON.timestamp(reminder.createdAt), "updatedAt": EntityJSON.timestamp(reminder.updatedAt),
+            "revision": .integer(reminder.revision), "editing": .bool(reminder.editing),
+            "memoVisible": .bool(reminder.memoVisible),
+        ]
+    }
+
+    static let reminderSchema = Schema.object(
+        [
+            ("id", Schema.id), ("title", Schema.string()), ("memo", Schema.nullable(Schema.string())),
+            ("completed", Schema.boolean), ("completedAt", Schema.nullable(Schema.timestamp)),
+            ("createdAt", Schema.timestamp), ("updatedAt", Schema.timestamp), ("revision", Schema.integer(minimum: 1)),
+            ("editing", Schema.boolean), ("memoVisible", Schema.boolean),
+        ],
+        required: [
+            "id", "title", "memo", "completed", "completedAt", "createdAt", "updatedAt", "revision", "editing",
+            "memoVisible",
+        ])
+
+    static let withRemoved = Schema.object(
+        [("reminder", reminderSchema), ("removedIds", Schema.array(of: Schema.id))], required: ["reminder", "removedIds"])
+
+    static func ids(_ ids: [String]) -> JSONValue { .array(ids.map { .string($0) }) }
+
+    static func methods(store: DataStore) -> [RPCMethod] {
+        let reminders = store.reminders
+        let idParam = ParamSpec.required("id", Schema.id, "The reminder's id.")
+        return [
+            RPCMethod(
+                "reminders.list", summary: "Reminders in the user's order; `editingId` is this connection's.",
+                params: Schema.pageParams,
+                result: Schema.object(
+                    [
+                        ("items", Schema.array(of: reminderSchema)), ("nextCursor", Schema.nullable(Schema.string())),
+                        ("editingId", Schema.nullable(Schema.id)),
+                    ], required: ["items", "nextCursor", "editingId"])
+            ) { params, session in
+                let (page, editingID) = try reminders.list(params.pageRequest, session: session.editing)
+                return [
+                    "items": .array(page.items.map(reminder)), "nextCursor": page.nextCursor.map { .string($0) } ?? .null,
+                    "editingId": editingID.map { .string($0) } ?? .null,
+                ]
+            },
+            RPCMethod("reminders.get", summary: "One reminder.", params: [idParam], result: reminderSchema) {
+                params, session in
+                reminder(try reminders.get(id: params.string("id")!, session: session.editing))
+            },
+            RPCMethod(
+                "reminders.add",
+                summary: "Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it.",
+                params: [
+                    .optional("title", Schema.string(), "The title (default empty)."),
+                    .optional("memo", Schema.nullable(Schema.string()), "The memo."),
+                    .optional("afterId", Schema.id, "Insert right after this reminder (default: at the end)."),
+                ], result: withRemoved
+            ) { params, session in
+                let (added, removed) = try reminders.add(
+                    title: params.string("title") ?? "", memo: params.string("memo"), after: params.string("afterId"),
+                    session: session.editing)
+                return ["reminder": reminder(added), "removedIds": ids(removed)]
+            },
+            RPCMethod(
+                "reminders.beginEditing", summary: "Puts the cursor in a reminder; the previous editing ends (with cleanup).",
+                params: [idParam], result: withRemoved
+            ) { params, session in
+                let (edited, removed) = try reminders.beginEditing(id: params.string("id")!, session: session.editing)
+                return ["reminder": reminder(edited), "removedIds": ids(removed)]
+            },
+            RPCMethod(
+                "reminders.endEditing", summary: "The keyboard is dismissed: editing ends; a blank reminder is removed.",
+                result: Schema.object(
+                    [("reminder", Schema.nullable(reminderSchema)), ("removedId", Schema.nullable(Schema.id))],
+                    required: ["reminder", "removedId"])
+            ) { _, session in
+                let (ended, removed) = try reminders.endEditing(session: session.editing)
+                return ["reminder": ended.map(reminder) ?? .null, "removedId": removed.map { .string($0) } ?? .null]
+            },
+            RPCMethod(
+                "reminders.update",
+                summary: "Changes title and/or memo (`memo: null` clears it); a blank title only while editing it.",
+                params: [
+                    idParam, .optional("title", Schema.string(), "The new title."),
+                    .optional("memo", Schema.nullable(Schema.string()), "The new memo, or null."),
+                    .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
+                ], result: reminderSchema
+            ) { params, session in
+                let memo: String?? = params.contains("memo") ? .some(params.string("memo")) : nil
+                return reminder(
+                    try reminders.update(
+                        id: params.string("id")!, ReminderChanges(title: params.string("title"), memo: memo),
+                        ifRevision: params.integer("ifRevision"), session: session.editing))
+            },
+            RPCMethod(
+                "reminders.submit",
+                summary: "Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal.",
+                params: [idParam],
+                result: Schema.object(
+                    [("created", Schema.nullable(reminderSchema)), ("removedId", Schema.nullable(Schema.id))],
+                    required: ["created", "removedId"])
+            ) { params, session in
+                let (created, removed) = try reminders.submit(id: params.string("id")!, session: session.editing)
+                return ["created": created.map(reminder) ?? .null, "removedId": removed.map { .string($0) } ?? .null]
+            },
+            RPCMethod(
+                "reminders.setCompleted", summary: "Marks a reminder done or not done.",
+                params: [idParam, .required("completed", Schema.boolean, "Done or not.")], result: reminderSchema
+            ) { params, session in
+                reminder(try reminders.setCompleted(id: params.string("id")!, params.bool("completed"), session: session.editing))
+            },
+            RPCMethod("reminders.toggle", summary: "Flips a reminder's completion.", params: [idParam], result: reminderSchema) {
+                params, session in
+                reminder(try reminders.setCompleted(id: params.string("id")!, nil, session: session.editing))
+            },
+            RPCMethod("reminders.delete", summary: "Deletes a reminder (swipe).", params: [idParam], result: Schema.deleted) {
+                params, session in
+                let id = params.string("id")!
+                try reminders.delete(id: id, session: session.editing)
+                return EntityJSON.deleted(id)
+            },
+            RPCMethod(
+                "reminders.move", summary: "Moves a reminder to a 0-based position in the whole list.",
+                params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
+                result: reminderSchema
+            ) { params, session in
+                reminder(
+                    try reminders.move(
+                        id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!), session: session.editing))
+            },
+        ]
+    }
+}
