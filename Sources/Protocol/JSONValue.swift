@@ -10,6 +10,28 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
+    /// A value already written as compact JSON text by a fast encoder (see ``EncodedJSON``). Only the
+    /// writer looks inside; use ``expanded`` to get a tree back.
+    case encoded(EncodedJSON)
+}
+
+/// JSON text that an encoder wrote straight into bytes, skipping the value tree: for large or frequent
+/// results (an entity, a page of them) this saves building and freeing a tree that is only written out.
+public struct EncodedJSON: Sendable, Hashable {
+    /// Compact JSON text of one value.
+    public let bytes: [UInt8]
+
+    /// Takes what `writer` wrote; the caller guarantees it is one complete JSON value.
+    public init(_ writer: JSONWriter) {
+        bytes = writer.bytes
+    }
+
+    /// Writes one value with `body` and keeps the text.
+    public init(capacity: Int = 256, _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(capacity: capacity)
+        body(&writer)
+        bytes = writer.bytes
+    }
 }
 
 extension JSONValue {
@@ -73,6 +95,21 @@ extension JSONValue {
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"
+        case .encoded: return expanded.typeName
+        }
+    }
+
+    /// This value with every ``encoded(_:)`` part parsed back into a tree (for code that inspects results).
+    public var expanded: JSONValue {
+        switch self {
+        case .encoded(let encoded):
+            return (try? JSONParser.parse(encoded.bytes, maximumDepth: Int.max)) ?? .null
+        case .array(let elements):
+            return .array(elements.map(\.expanded))
+        case .object(let object):
+            return .object(JSONObject(uniqueMembers: object.members.map { ($0.key, $0.value.expanded) }))
+        default:
+            return self
         }
     }
 

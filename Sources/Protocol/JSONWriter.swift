@@ -66,7 +66,31 @@ public struct JSONWriter: Sendable {
                 write(member)
             }
             bytes.append(UInt8(ascii: "}"))
+        case .encoded(let encoded):
+            bytes.append(contentsOf: encoded.bytes)
         }
+    }
+
+    /// Appends bytes that are already valid JSON (or punctuation between members).
+    public mutating func writeRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
+    }
+
+    /// Appends `"` + `raw` + `"`, for text known to need no escaping (such as a formatted timestamp).
+    public mutating func writeQuotedRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: raw)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a Boolean.
+    public mutating func write(bool value: Bool) {
+        if value { writeRaw("true") } else { writeRaw("false") }
+    }
+
+    /// Appends a string, or `null` for `nil`.
+    public mutating func write(optionalString text: String?) {
+        if let text { write(string: text) } else { writeRaw("null") }
     }
 
     /// Appends an integer in decimal.

@@ -4,36 +4,51 @@
 public enum Timestamp {
     /// Milliseconds since 1970 as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC).
     public static func format(milliseconds: Int64) -> String {
+        String(unsafeUninitializedCapacity: 24) { buffer in
+            write(milliseconds: milliseconds, into: buffer)
+            return 24
+        }
+    }
+
+    /// Calls `body` with the 24 bytes of the formatted timestamp (no allocation).
+    public static func withFormatted<Result>(
+        milliseconds: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            write(milliseconds: milliseconds, into: buffer)
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    private static func write(milliseconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) {
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         guard (0...9999).contains(year) else {
             // Outside four-digit years RFC 3339 has no form; write the nearest representable instant.
-            return format(milliseconds: year < 0 ? -62_167_219_200_000 : 253_402_300_799_999)
+            write(milliseconds: year < 0 ? -62_167_219_200_000 : 253_402_300_799_999, into: buffer)
+            return
         }
-        return String(unsafeUninitializedCapacity: 24) { buffer in
-            func put(_ value: Int64, at offset: Int, width: Int) {
-                var rest = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                }
+        func put(_ value: Int64, at offset: Int, width: Int) {
+            var rest = value
+            for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
             }
-            put(year, at: 0, width: 4)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, at: 5, width: 2)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, at: 8, width: 2)
-            buffer[10] = UInt8(ascii: "T")
-            put(millisecondOfDay / 3_600_000, at: 11, width: 2)
-            buffer[13] = UInt8(ascii: ":")
-            put(millisecondOfDay / 60_000 % 60, at: 14, width: 2)
-            buffer[16] = UInt8(ascii: ":")
-            put(millisecondOfDay / 1000 % 60, at: 17, width: 2)
-            buffer[19] = UInt8(ascii: ".")
-            put(millisecondOfDay % 1000, at: 20, width: 3)
-            buffer[23] = UInt8(ascii: "Z")
-            return 24
         }
+        put(year, at: 0, width: 4)
+        buffer[4] = UInt8(ascii: "-")
+        put(month, at: 5, width: 2)
+        buffer[7] = UInt8(ascii: "-")
+        put(day, at: 8, width: 2)
+        buffer[10] = UInt8(ascii: "T")
+        put(millisecondOfDay / 3_600_000, at: 11, width: 2)
+        buffer[13] = UInt8(ascii: ":")
+        put(millisecondOfDay / 60_000 % 60, at: 14, width: 2)
+        buffer[16] = UInt8(ascii: ":")
+        put(millisecondOfDay / 1000 % 60, at: 17, width: 2)
+        buffer[19] = UInt8(ascii: ".")
+        put(millisecondOfDay % 1000, at: 20, width: 3)
+        buffer[23] = UInt8(ascii: "Z")
     }
 
     /// Parses `YYYY-MM-DD('T'|'t'|' ')HH:MM:SS(.fraction)?('Z'|'z'|±HH:MM)` into milliseconds since 1970

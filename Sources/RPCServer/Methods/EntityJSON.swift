@@ -1,44 +1,138 @@
 import Domain
 import Protocol
 
+/// The wire form of each entity, written straight into the output (no value tree on the hot path).
+extension JSONWriter {
+    mutating func write(timestamp milliseconds: Int64) {
+        Timestamp.withFormatted(milliseconds: milliseconds) { writeQuotedRaw(bytes: $0) }
+    }
+
+    mutating func write(optionalTimestamp milliseconds: Int64?) {
+        if let milliseconds { write(timestamp: milliseconds) } else { writeRaw("null") }
+    }
+
+    mutating func write(color: HSBColor) {
+        writeRaw("{\"hue\":")
+        write(number: color.hue)
+        writeRaw(",\"saturation\":")
+        write(number: color.saturation)
+        writeRaw(",\"brightness\":")
+        write(number: color.brightness)
+        writeRaw(",\"hex\":")
+        write(string: color.hex)
+        writeByte(UInt8(ascii: "}"))
+    }
+
+    mutating func write(note: Note) {
+        writeRaw("{\"id\":")
+        write(string: note.id)
+        writeRaw(",\"title\":")
+        write(string: note.title)
+        writeRaw(",\"content\":")
+        write(string: note.content)
+        writeRaw(",\"color\":")
+        write(color: note.color)
+        writeRaw(",\"deadline\":")
+        write(optionalTimestamp: note.deadline)
+        writeRaw(",\"createdAt\":")
+        write(timestamp: note.createdAt)
+        writeRaw(",\"updatedAt\":")
+        write(timestamp: note.updatedAt)
+        writeRaw(",\"revision\":")
+        write(integer: note.revision)
+        writeByte(UInt8(ascii: "}"))
+    }
+
+    mutating func write(image: ImageRecord) {
+        writeRaw("{\"id\":")
+        write(string: image.id)
+        writeRaw(",\"mimeType\":")
+        write(string: image.mimeType)
+        writeRaw(",\"byteSize\":")
+        write(integer: Int64(image.byteSize))
+        writeRaw(",\"width\":")
+        write(integer: Int64(image.width))
+        writeRaw(",\"height\":")
+        write(integer: Int64(image.height))
+        writeRaw(",\"sha256\":")
+        write(string: image.sha256)
+        writeByte(UInt8(ascii: "}"))
+    }
+
+    mutating func write(photo: PhotoNote) {
+        writeRaw("{\"id\":")
+        write(string: photo.id)
+        writeRaw(",\"image\":")
+        write(image: photo.image)
+        writeRaw(",\"caption\":")
+        write(optionalString: photo.caption)
+        writeRaw(",\"createdAt\":")
+        write(timestamp: photo.createdAt)
+        writeRaw(",\"updatedAt\":")
+        write(timestamp: photo.updatedAt)
+        writeRaw(",\"revision\":")
+        write(integer: photo.revision)
+        writeByte(UInt8(ascii: "}"))
+    }
+
+    mutating func write(reminder: Reminder) {
+        writeRaw("{\"id\":")
+        write(string: reminder.id)
+        writeRaw(",\"title\":")
+        write(string: reminder.title)
+        writeRaw(",\"memo\":")
+        write(optionalString: reminder.memo)
+        writeRaw(",\"completed\":")
+        write(bool: reminder.completed)
+        writeRaw(",\"completedAt\":")
+        write(optionalTimestamp: reminder.completedAt)
+        writeRaw(",\"createdAt\":")
+        write(timestamp: reminder.createdAt)
+        writeRaw(",\"updatedAt\":")
+        write(timestamp: reminder.updatedAt)
+        writeRaw(",\"revision\":")
+        write(integer: reminder.revision)
+        writeRaw(",\"editing\":")
+        write(bool: reminder.editing)
+        writeRaw(",\"memoVisible\":")
+        write(bool: reminder.memoVisible)
+        writeByte(UInt8(ascii: "}"))
+    }
+}
+
 /// How domain values look on the wire, and the JSON Schemas that describe them.
 enum EntityJSON {
     static func timestamp(_ milliseconds: Int64) -> JSONValue { .string(Timestamp.format(milliseconds: milliseconds)) }
 
     static func color(_ color: HSBColor) -> JSONValue {
-        [
-            "hue": .number(color.hue), "saturation": .number(color.saturation), "brightness": .number(color.brightness),
-            "hex": .string(color.hex),
-        ]
+        .encoded(EncodedJSON(capacity: 96) { $0.write(color: color) })
     }
 
     static func note(_ note: Note) -> JSONValue {
-        [
-            "id": .string(note.id), "title": .string(note.title), "content": .string(note.content),
-            "color": color(note.color), "deadline": note.deadline.map(timestamp) ?? .null,
-            "createdAt": timestamp(note.createdAt), "updatedAt": timestamp(note.updatedAt),
-            "revision": .integer(note.revision),
-        ]
+        .encoded(EncodedJSON(capacity: 256 + note.content.utf8.count) { $0.write(note: note) })
     }
 
     static func image(_ image: ImageRecord) -> JSONValue {
-        [
-            "id": .string(image.id), "mimeType": .string(image.mimeType), "byteSize": .integer(Int64(image.byteSize)),
-            "width": .integer(Int64(image.width)), "height": .integer(Int64(image.height)),
-            "sha256": .string(image.sha256),
-        ]
+        .encoded(EncodedJSON(capacity: 192) { $0.write(image: image) })
     }
 
     static func photo(_ photo: PhotoNote) -> JSONValue {
-        [
-            "id": .string(photo.id), "image": image(photo.image), "caption": photo.caption.map { .string($0) } ?? .null,
-            "createdAt": timestamp(photo.createdAt), "updatedAt": timestamp(photo.updatedAt),
-            "revision": .integer(photo.revision),
-        ]
+        .encoded(EncodedJSON(capacity: 384) { $0.write(photo: photo) })
     }
 
-    static func page<Item>(_ page: Page<Item>, _ encode: (Item) -> JSONValue) -> JSONValue {
-        ["items": .array(page.items.map(encode)), "nextCursor": page.nextCursor.map { .string($0) } ?? .null]
+    /// `{items, nextCursor}`, written in one go.
+    static func page<Item>(_ page: Page<Item>, _ write: (inout JSONWriter, Item) -> Void) -> JSONValue {
+        .encoded(
+            EncodedJSON(capacity: 64 + 256 * page.items.count) { writer in
+                writer.writeRaw("{\"items\":[")
+                for (index, item) in page.items.enumerated() {
+                    if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                    write(&writer, item)
+                }
+                writer.writeRaw("],\"nextCursor\":")
+                writer.write(optionalString: page.nextCursor)
+                writer.writeByte(UInt8(ascii: "}"))
+            })
     }
 
     static func deleted(_ id: String) -> JSONValue { ["id": .string(id), "deleted": true] }

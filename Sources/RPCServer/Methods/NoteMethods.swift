@@ -35,7 +35,7 @@ enum NoteMethods {
                 "notes.list", summary: "Notes in the user's order, a page at a time.", params: Schema.pageParams,
                 result: Schema.page(of: EntityJSON.noteSchema)
             ) { params, _ in
-                EntityJSON.page(try notes.list(params.pageRequest), EntityJSON.note)
+                EntityJSON.page(try notes.list(params.pageRequest)) { $0.write(note: $1) }
             },
             RPCMethod(
                 "notes.update", summary: "Changes the given fields of a note; `deadline: null` clears it.",

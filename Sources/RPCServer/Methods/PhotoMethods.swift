@@ -27,7 +27,7 @@ enum PhotoMethods {
                 "photos.list", summary: "Photo notes in the user's order, a page at a time.", params: Schema.pageParams,
                 result: Schema.page(of: EntityJSON.photoSchema)
             ) { params, _ in
-                EntityJSON.page(try photos.list(params.pageRequest), EntityJSON.photo)
+                EntityJSON.page(try photos.list(params.pageRequest)) { $0.write(photo: $1) }
             },
             RPCMethod(
                 "photos.update", summary: "Sets the caption (null clears it).",

@@ -4,14 +4,7 @@ import Protocol
 /// Reminders (SPEC §8), with this connection's editing session.
 enum ReminderMethods {
     static func reminder(_ reminder: Reminder) -> JSONValue {
-        [
-            "id": .string(reminder.id), "title": .string(reminder.title),
-            "memo": reminder.memo.map { .string($0) } ?? .null, "completed": .bool(reminder.completed),
-            "completedAt": reminder.completedAt.map(EntityJSON.timestamp) ?? .null,
-            "createdAt": EntityJSON.timestamp(reminder.createdAt), "updatedAt": EntityJSON.timestamp(reminder.updatedAt),
-            "revision": .integer(reminder.revision), "editing": .bool(reminder.editing),
-            "memoVisible": .bool(reminder.memoVisible),
-        ]
+        .encoded(EncodedJSON(capacity: 384) { $0.write(reminder: reminder) })
     }
 
     static let reminderSchema = Schema.object(
@@ -45,10 +38,19 @@ enum ReminderMethods {
                     ], required: ["items", "nextCursor", "editingId"])
             ) { params, session in
                 let (page, editingID) = try reminders.list(params.pageRequest, session: session.editing)
-                return [
-                    "items": .array(page.items.map(reminder)), "nextCursor": page.nextCursor.map { .string($0) } ?? .null,
-                    "editingId": editingID.map { .string($0) } ?? .null,
-                ]
+                return .encoded(
+                    EncodedJSON(capacity: 96 + 320 * page.items.count) { writer in
+                        writer.writeRaw("{\"items\":[")
+                        for (index, item) in page.items.enumerated() {
+                            if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                            writer.write(reminder: item)
+                        }
+                        writer.writeRaw("],\"nextCursor\":")
+                        writer.write(optionalString: page.nextCursor)
+                        writer.writeRaw(",\"editingId\":")
+                        writer.write(optionalString: editingID)
+                        writer.writeByte(UInt8(ascii: "}"))
+                    })
             },
             RPCMethod("reminders.get", summary: "One reminder.", params: [idParam], result: reminderSchema) {
                 params, session in
