@@ -24,6 +24,7 @@ public final class DataStore {
     public let notes: NoteStore
     public let photos: PhotoNoteStore
     public let reminders: ReminderStore
+    public let diary: DiaryStore
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -48,6 +49,7 @@ public final class DataStore {
         photos = PhotoNoteStore(
             database: database, clock: clock, ids: ids, changes: changes, edition: edition, images: images)
         reminders = ReminderStore(database: database, clock: clock, ids: ids, changes: changes)
+        diary = DiaryStore(database: database, clock: clock, ids: ids, changes: changes, images: images)
         self.ids = ids
     }
 

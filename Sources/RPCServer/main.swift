@@ -55,6 +55,7 @@ case .serve(let configuration):
     registry.register(NoteMethods.methods(store: store))
     registry.register(PhotoMethods.methods(store: store))
     registry.register(ReminderMethods.methods(store: store))
+    registry.register(DiaryMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(

@@ -69,6 +69,24 @@ enum Migrations {
         );
         CREATE INDEX reminders_editing ON reminders(editing_session) WHERE editing_session IS NOT NULL;
         """,
+        // 3: the diary ("Moments"): posts and their ordered images.
+        """
+        CREATE TABLE diary_posts(
+            id TEXT PRIMARY KEY,
+            text TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            revision INTEGER NOT NULL
+        );
+        CREATE INDEX diary_posts_newest ON diary_posts(created_at DESC, id DESC);
+        CREATE TABLE diary_post_images(
+            post_id TEXT NOT NULL REFERENCES diary_posts(id) ON DELETE CASCADE,
+            slot INTEGER NOT NULL,
+            image_id TEXT NOT NULL REFERENCES images(id),
+            PRIMARY KEY(post_id, slot)
+        ) WITHOUT ROWID;
+        CREATE INDEX diary_post_images_image ON diary_post_images(image_id);
+        """,
     ]
 
     /// The schema version this build writes.

@@ -102,6 +102,8 @@ enum ServerMethods {
                         "notes": .integer(Int64(try store.notes.count())),
                         "photos": .integer(Int64(try store.photos.count())),
                         "images": .integer(Int64(try store.images.count())),
+                        "reminders": .integer(Int64(try store.reminders.count())),
+                        "diary": .integer(Int64(try store.diary.count())),
                     ],
                 ]
             },

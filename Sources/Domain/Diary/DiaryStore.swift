@@ -1,0 +1,186 @@
+/// The "Moments" diary (SPEC §7): posts with text and up to four photos, newest first.
+public final class DiaryStore {
+    private let database: Database
+    private let clock: any Clock
+    private let ids: any IDGenerator
+    private let changes: ChangeLog
+    private let images: ImageStore
+
+    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog, images: ImageStore) {
+        self.database = database
+        self.clock = clock
+        self.ids = ids
+        self.changes = changes
+        self.images = images
+    }
+
+    private static let selectPost = "SELECT id, text, created_at, updated_at, revision FROM diary_posts WHERE id = ?1"
+    private static let selectImages = """
+        SELECT i.id, i.mime_type, i.byte_size, i.width, i.height, i.sha256
+        FROM diary_post_images AS p JOIN images AS i ON i.id = p.image_id
+        WHERE p.post_id = ?1 ORDER BY p.slot
+        """
+    private static let selectPage = """
+        SELECT id, text, created_at FROM diary_posts
+        WHERE created_at < ?1 OR (created_at = ?1 AND id < ?2)
+        ORDER BY created_at DESC, id DESC LIMIT ?3
+        """
+    private static let selectThumbnails = """
+        SELECT i.id, i.mime_type, i.byte_size, i.width, i.height, i.sha256,
+               (SELECT count(*) FROM diary_post_images WHERE post_id = ?1)
+        FROM diary_post_images AS p JOIN images AS i ON i.id = p.image_id
+        WHERE p.post_id = ?1 ORDER BY p.slot LIMIT 2
+        """
+
+    /// Prepares every image input outside the transaction (reading files, decoding, hashing).
+    private func prepare(_ inputs: [ImageInput]) throws(DomainError) -> [PreparedImage] {
+        if inputs.count > DiaryPost.maximumImages {
+            throw .validation(reason: "tooManyImages", field: "images", limit: Int64(DiaryPost.maximumImages))
+        }
+        var prepared: [PreparedImage] = []
+        for (index, input) in inputs.enumerated() {
+            prepared.append(try images.prepare(input, field: "images[\(index)]"))
+        }
+        return prepared
+    }
+
+    private func attach(_ prepared: [PreparedImage], to postID: String) throws -> [ImageRecord] {
+        var records: [ImageRecord] = []
+        for (slot, image) in prepared.enumerated() {
+            let record = try images.attach(image)
+            try database.run(
+                "INSERT INTO diary_post_images(post_id, slot, image_id) VALUES (?1, ?2, ?3)",
+                [.text(postID), .integer(Int64(slot)), .text(record.id)])
+            records.append(record)
+        }
+        return records
+    }
+
+    private func detachAll(from postID: String) throws {
+        var held: [String] = []
+        try database.statement("SELECT image_id FROM diary_post_images WHERE post_id = ?1").forEachRow([.text(postID)]) {
+            held.append($0.text(0))
+        }
+        try database.run("DELETE FROM diary_post_images WHERE post_id = ?1", [.text(postID)])
+        for imageID in held { try images.detach(id: imageID) }
+    }
+
+    /// Creates a post dated now.
+    public func create(text: String?, images inputs: [ImageInput]) throws(DomainError) -> DiaryPost {
+        try DiaryPost.check(text: text, imageCount: inputs.count)
+        let prepared = try prepare(inputs)
+        return try storage {
+            try database.transaction {
+                let now = clock.nowMilliseconds()
+                let id = ids.makeID(kind: "post")
+                try database.run(
+                    "INSERT INTO diary_posts(id, text, created_at, updated_at, revision) VALUES (?1, ?2, ?3, ?3, 1)",
+                    [.text(id), text.map { .text($0) } ?? .null, .integer(now)])
+                let records = try attach(prepared, to: id)
+                try changes.record(.diary, .created, id: id, at: now)
+                return DiaryPost(id: id, text: text, images: records, createdAt: now, updatedAt: now, revision: 1)
+            }
+        }
+    }
+
+    /// The post with `id`, with all its images.
+    public func get(id: String) throws(DomainError) -> DiaryPost {
+        guard let post = try storage({ try find(id) }) else { throw .notFound(kind: "post", id: id) }
+        return post
+    }
+
+    private func find(_ id: String) throws -> DiaryPost? {
+        guard
+            var post = try database.statement(Self.selectPost).first([.text(id)], { row in
+                DiaryPost(
+                    id: row.text(0), text: row.textOrNil(1), images: [], createdAt: row.int64(2),
+                    updatedAt: row.int64(3), revision: row.int64(4))
+            })
+        else { return nil }
+        try database.statement(Self.selectImages).forEachRow([.text(id)]) { post.images.append(ImageStore.record($0)) }
+        return post
+    }
+
+    /// Changes the text (`.some(nil)` removes it) and/or replaces the images; the result must still be a
+    /// valid post. The creation date is kept.
+    public func update(id: String, text: String??, images inputs: [ImageInput]?, ifRevision: Int64? = nil)
+        throws(DomainError) -> DiaryPost
+    {
+        let prepared = try inputs.map { inputs throws(DomainError) in try prepare(inputs) }
+        return try storage {
+            try database.transaction {
+                guard var post = try find(id) else { throw DomainError.notFound(kind: "post", id: id) }
+                if let ifRevision, ifRevision != post.revision {
+                    throw DomainError.revisionConflict(current: post.revision)
+                }
+                if let text { post.text = text }
+                try DiaryPost.check(text: post.text, imageCount: prepared?.count ?? post.images.count)
+                if let prepared {
+                    // Attach the new set before letting go of the old, so an image kept across the edit
+                    // never drops to zero owners in between.
+                    var held: [String] = []
+                    try database.statement("SELECT image_id FROM diary_post_images WHERE post_id = ?1").forEachRow(
+                        [.text(id)]
+                    ) { held.append($0.text(0)) }
+                    try database.run("DELETE FROM diary_post_images WHERE post_id = ?1", [.text(id)])
+                    post.images = try attach(prepared, to: id)
+                    for imageID in held { try images.detach(id: imageID) }
+                }
+                post.updatedAt = clock.nowMilliseconds()
+                post.revision += 1
+                try database.run(
+                    "UPDATE diary_posts SET text = ?2, updated_at = ?3, revision = ?4 WHERE id = ?1",
+                    [.text(id), post.text.map { .text($0) } ?? .null, .integer(post.updatedAt), .integer(post.revision)])
+                try changes.record(.diary, .updated, id: id, at: post.updatedAt)
+                return post
+            }
+        }
+    }
+
+    /// Deletes the post; its images go when nothing else uses them.
+    public func delete(id: String) throws(DomainError) {
+        try storage {
+            try database.transaction {
+                guard try database.scalarInteger("SELECT 1 FROM diary_posts WHERE id = ?1", [.text(id)]) != nil else {
+                    throw DomainError.notFound(kind: "post", id: id)
+                }
+                try detachAll(from: id)
+                try database.run("DELETE FROM diary_posts WHERE id = ?1", [.text(id)])
+                try changes.record(.diary, .deleted, id: id, at: clock.nowMilliseconds())
+            }
+        }
+    }
+
+    /// A page of previews, newest first.
+    public func list(_ request: PageRequest) throws(DomainError) -> Page<DiaryPreview> {
+        let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
+        return try storage {
+            var previews: [DiaryPreview] = []
+            let thumbnails = try database.statement(Self.selectThumbnails)
+            try database.statement(Self.selectPage).forEachRow([
+                .integer(after?.key ?? Int64.max), .text(after?.id ?? "\u{10FFFF}"), .integer(Int64(request.limit + 1)),
+            ]) { row in
+                let (excerpt, truncated) = DiaryExcerpt.make(row.textOrNil(1))
+                previews.append(
+                    DiaryPreview(
+                        id: row.text(0), createdAt: row.int64(2), excerpt: excerpt, truncated: truncated, thumbnails: [],
+                        imageCount: 0))
+            }
+            let more = previews.count > request.limit
+            if more { previews.removeLast() }
+            for index in previews.indices {
+                try thumbnails.forEachRow([.text(previews[index].id)]) { row in
+                    previews[index].thumbnails.append(ImageStore.record(row))
+                    previews[index].imageCount = Int(row.int64(6))
+                }
+            }
+            let cursor = more ? previews.last.map { KeysetCursor.make(key: $0.createdAt, id: $0.id) } : nil
+            return Page(items: previews, nextCursor: cursor)
+        }
+    }
+
+    /// How many posts there are.
+    public func count() throws(DomainError) -> Int {
+        try storage { Int(try database.scalarInteger("SELECT count(*) FROM diary_posts") ?? 0) }
+    }
+}
