@@ -55,27 +55,72 @@ public enum DiaryExcerpt {
     /// emoji or a letter with combining marks is never split; `\r\n` is one line break.
     public static func make(_ text: String?) -> (excerpt: String, truncated: Bool) {
         guard let text, !text.isEmpty else { return ("", false) }
+        return asciiExcerpt(text) ?? graphemeExcerpt(text)
+    }
+
+    /// The same rule over bytes, for text whose beginning is plain ASCII (where a byte is a character,
+    /// but for `\r\n`); `nil` as soon as a non-ASCII byte comes before the cut.
+    private static func asciiExcerpt(_ text: String) -> (excerpt: String, truncated: Bool)? {
+        enum Outcome {
+            /// Nothing to cut; cut (with `…`) at a byte offset; only white space after five lines (dropped,
+            /// no `…`); or not plain ASCII after all.
+            case whole, cut(Int), blankRest(Int), notASCII
+        }
+        let scan: (UnsafeBufferPointer<UInt8>) -> Outcome = { bytes in
+            var lines = 1
+            var characters = 0
+            var keepEnd = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x80 else { return .notASCII }
+                var next = index + 1
+                if byte == 0x0D, next < bytes.count, bytes[next] == 0x0A { next += 1 }
+                if byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
+                    if lines == maximumLines {
+                        // A sixth line begins: cut here, unless nothing but white space follows.
+                        let rest = UnsafeBufferPointer(rebasing: bytes[next...])
+                        if rest.allSatisfy({ $0 == 0x20 || (0x09...0x0D).contains($0) }) { return .blankRest(index) }
+                        if rest.contains(where: { $0 >= 0x80 }) { return .notASCII }
+                        return .cut(index)
+                    }
+                    lines += 1
+                }
+                characters += 1
+                if characters == maximumCharacters - 1 { keepEnd = next }
+                if characters > maximumCharacters { return .cut(keepEnd) }
+                index = next
+            }
+            return .whole
+        }
+        let outcome = text.utf8.withContiguousStorageIfAvailable(scan) ?? { var copy = text; return copy.withUTF8(scan) }()
+        switch outcome {
+        case .whole: return (text, false)
+        case .notASCII: return nil
+        case .cut(let offset): return (cut(text[..<text.utf8.index(text.utf8.startIndex, offsetBy: offset)]), true)
+        case .blankRest(let offset): return (String(text[..<text.utf8.index(text.utf8.startIndex, offsetBy: offset)]), false)
+        }
+    }
+
+    private static func graphemeExcerpt(_ text: String) -> (excerpt: String, truncated: Bool) {
         var lines = 1
         var characters = 0
+        var keepEnd = text.startIndex
         var index = text.startIndex
         while index < text.endIndex {
-            let character = text[index]
-            if character.isNewline {
+            let next = text.index(after: index)
+            if text[index].isNewline {
                 if lines == maximumLines {
-                    // A sixth line begins: cut here, unless nothing but white space follows.
-                    let rest = text[text.index(after: index)...]
-                    if rest.allSatisfy(\.isWhitespace) { return (text, false) }
+                    // Only white space after five lines: nothing worth an ellipsis is cut.
+                    if text[next...].allSatisfy(\.isWhitespace) { return (String(text[..<index]), false) }
                     return (cut(text[..<index]), true)
                 }
                 lines += 1
             }
             characters += 1
-            if characters > maximumCharacters {
-                // Keep 599 characters and the ellipsis: at most 600 in all.
-                let end = text.index(text.startIndex, offsetBy: maximumCharacters - 1)
-                return (cut(text[..<end]), true)
-            }
-            index = text.index(after: index)
+            if characters == maximumCharacters - 1 { keepEnd = next }
+            if characters > maximumCharacters { return (cut(text[..<keepEnd]), true) }
+            index = next
         }
         return (text, false)
     }

@@ -20,8 +20,11 @@ public final class DiaryStore {
         FROM diary_post_images AS p JOIN images AS i ON i.id = p.image_id
         WHERE p.post_id = ?1 ORDER BY p.slot
         """
+    /// The list reads only the start of each text: enough for any excerpt but a pathological one, which
+    /// is read whole (see `list`).
+    private static let excerptSource = 8192
     private static let selectPage = """
-        SELECT id, text, created_at FROM diary_posts
+        SELECT id, substr(text, 1, \(excerptSource)), created_at, length(text) > \(excerptSource) FROM diary_posts
         WHERE created_at < ?1 OR (created_at = ?1 AND id < ?2)
         ORDER BY created_at DESC, id DESC LIMIT ?3
         """
@@ -160,7 +163,12 @@ public final class DiaryStore {
             try database.statement(Self.selectPage).forEachRow([
                 .integer(after?.key ?? Int64.max), .text(after?.id ?? "\u{10FFFF}"), .integer(Int64(request.limit + 1)),
             ]) { row in
-                let (excerpt, truncated) = DiaryExcerpt.make(row.textOrNil(1))
+                var (excerpt, truncated) = DiaryExcerpt.make(row.textOrNil(1))
+                if !truncated && row.int64(3) != 0 {
+                    // The prefix held fewer than the excerpt's characters (combining-mark soup): read it all.
+                    let whole = try database.scalarText("SELECT text FROM diary_posts WHERE id = ?1", [.text(row.text(0))])
+                    (excerpt, truncated) = DiaryExcerpt.make(whole)
+                }
                 previews.append(
                     DiaryPreview(
                         id: row.text(0), createdAt: row.int64(2), excerpt: excerpt, truncated: truncated, thumbnails: [],

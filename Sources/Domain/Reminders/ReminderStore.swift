@@ -45,6 +45,7 @@ public final class ReminderStore {
         -> (page: Page<Reminder>, editingID: String?)
     {
         try sweepAbandoned(session: session)
+        try forgetLostEditing(session)
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
             var rows: [(Reminder, Int64)] = []
@@ -57,6 +58,17 @@ public final class ReminderStore {
             let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
             return (Page(items: rows.map(\.0), nextCursor: cursor), session.editingID)
         }
+    }
+
+    /// Clears this connection's editing state when its reminder was deleted or taken over by another
+    /// connection meanwhile, so that `editingId` always agrees with the items' `editing`.
+    func forgetLostEditing(_ session: ReminderEditingSession) throws(DomainError) {
+        guard let id = session.editingID else { return }
+        let held = try storage {
+            try database.scalarInteger(
+                "SELECT 1 FROM reminders WHERE id = ?1 AND editing_session = ?2", [.text(id), .text(session.id)])
+        }
+        if held == nil { session.editingID = nil }
     }
 
     /// One reminder.
