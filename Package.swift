@@ -16,7 +16,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], exclude: ["Fixtures"]),
-        .testTarget(name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain"]),
+        .testTarget(name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain"], exclude: ["Support"]),
     ]
 )
 

@@ -1,13 +1,22 @@
 /// Settings the domain takes from the command line.
-public struct DomainSettings: Sendable {
+public struct DomainSettings {
     /// The free edition's cap on notes plus photo notes; `nil` is unlimited.
     public var freeLimit: Int?
     /// The largest image accepted, in bytes.
     public var maximumImageBytes: Int
+    /// Where older chat messages come from (the built-in sample conversation by default).
+    public var messageFeed: any MessageFeed
+    /// Who sent messages are written as.
+    public var localAuthor: Author
 
-    public init(freeLimit: Int? = nil, maximumImageBytes: Int = 20 * 1024 * 1024) {
+    public init(
+        freeLimit: Int? = nil, maximumImageBytes: Int = 20 * 1024 * 1024,
+        messageFeed: any MessageFeed = SampleMessageFeed(), localAuthor: Author = Author(name: "Me", avatarURL: nil)
+    ) {
         self.freeLimit = freeLimit
         self.maximumImageBytes = maximumImageBytes
+        self.messageFeed = messageFeed
+        self.localAuthor = localAuthor
     }
 }
 
@@ -25,6 +34,7 @@ public final class DataStore {
     public let photos: PhotoNoteStore
     public let reminders: ReminderStore
     public let diary: DiaryStore
+    public let messages: MessageStore
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -50,6 +60,9 @@ public final class DataStore {
             database: database, clock: clock, ids: ids, changes: changes, edition: edition, images: images)
         reminders = ReminderStore(database: database, clock: clock, ids: ids, changes: changes)
         diary = DiaryStore(database: database, clock: clock, ids: ids, changes: changes, images: images)
+        messages = MessageStore(
+            database: database, clock: clock, ids: ids, changes: changes, feed: settings.messageFeed,
+            localAuthor: settings.localAuthor)
         self.ids = ids
     }
 

@@ -17,6 +17,7 @@ struct UsageError: Error, Equatable {
 enum CommandLineOptions {
     static let usage = """
         usage: satchel [--db PATH | --memory] [--locale L] [--time-zone TZ] [--free-limit N]
+                       [--messages-feed URL] [--feed-timeout S] [--user-name NAME] [--user-avatar-url URL]
                        [--max-message-bytes N] [--max-image-bytes N] [--log-level L] [--version] [--help]
 
         Serves JSON-RPC 2.0 on stdin/stdout, one message per line.
@@ -29,6 +30,12 @@ enum CommandLineOptions {
           --time-zone TZ            IANA time zone for formatted dates (default: the system's)
           --free-limit N            free edition: at most N notes and photo notes together
                                     (default: unlimited)
+          --messages-feed URL       upstream of older chat messages: http(s)://… (asked
+                                    GET URL?offset=N&limit=M) or file:///path.json
+                                    (default: a built-in sample conversation)
+          --feed-timeout S          seconds to wait for the feed (default 10)
+          --user-name NAME          author of sent messages (default Me)
+          --user-avatar-url URL     avatar of sent messages: an absolute http(s) URL
           --max-message-bytes N     longest accepted line in bytes (default 33554432)
           --max-image-bytes N       largest accepted image in bytes (default 20971520)
           --log-level L             error, warn, info or debug (default warn); logs go to stderr
@@ -107,6 +114,32 @@ enum CommandLineOptions {
                     throw UsageError(message: "--free-limit must be a whole number of at least 0 (got '\(text)')")
                 }
                 configuration.freeLimit = limit
+            case "--messages-feed":
+                let text = try value()
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                    (["http", "https"].contains(scheme) && url.host != nil) || (scheme == "file" && url.path.hasPrefix("/"))
+                else {
+                    throw UsageError(message: "--messages-feed must be an http(s):// or file:/// URL (got '\(text)')")
+                }
+                configuration.messagesFeed = url
+            case "--feed-timeout":
+                let text = try value()
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                    throw UsageError(message: "--feed-timeout must be a number of seconds above 0 (got '\(text)')")
+                }
+                configuration.feedTimeout = seconds
+            case "--user-name":
+                let name = try value()
+                guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw UsageError(message: "--user-name must not be blank")
+                }
+                configuration.userName = name
+            case "--user-avatar-url":
+                let text = try value()
+                guard Author.acceptedAvatarURL(text) != nil else {
+                    throw UsageError(message: "--user-avatar-url must be an absolute http(s) URL (got '\(text)')")
+                }
+                configuration.userAvatarURL = text
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {

@@ -36,10 +36,23 @@ struct ServerConfiguration {
     var maximumImageBytes = 20 * 1024 * 1024
     /// The free edition's cap on notes plus photo notes; `nil` is unlimited.
     var freeLimit: Int?
+    /// `http(s)://…` or `file:///…`; `nil` for the built-in sample conversation.
+    var messagesFeed: URL?
+    var feedTimeout: Double = 10
+    var userName = "Me"
+    var userAvatarURL: String?
 
     /// What the domain needs of it.
     var domainSettings: DomainSettings {
-        DomainSettings(freeLimit: freeLimit, maximumImageBytes: maximumImageBytes)
+        let feed: any MessageFeed
+        switch messagesFeed {
+        case let url? where url.isFileURL: feed = FileMessageFeed(path: url.path)
+        case let url?: feed = HTTPMessageFeed(url: url, timeout: feedTimeout)
+        case nil: feed = SampleMessageFeed()
+        }
+        return DomainSettings(
+            freeLimit: freeLimit, maximumImageBytes: maximumImageBytes, messageFeed: feed,
+            localAuthor: Author(name: userName, avatarURL: userAvatarURL))
     }
 
     /// The path handed to the store (`nil` in memory).

@@ -56,6 +56,7 @@ case .serve(let configuration):
     registry.register(PhotoMethods.methods(store: store))
     registry.register(ReminderMethods.methods(store: store))
     registry.register(DiaryMethods.methods(store: store))
+    registry.register(MessageMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(

@@ -87,6 +87,24 @@ enum Migrations {
         ) WITHOUT ROWID;
         CREATE INDEX diary_post_images_image ON diary_post_images(image_id);
         """,
+        // 4: the chat message list; `position` orders it (sent messages above, loaded history below).
+        """
+        CREATE TABLE messages(
+            id TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            sent_at INTEGER NOT NULL,
+            author_name TEXT NOT NULL,
+            author_avatar_url TEXT,
+            origin TEXT NOT NULL,
+            feed_key TEXT UNIQUE,
+            position INTEGER NOT NULL UNIQUE
+        );
+        CREATE TABLE feed_state(
+            feed TEXT PRIMARY KEY,
+            consumed INTEGER NOT NULL
+        );
+        CREATE TABLE deleted_feed_keys(feed_key TEXT PRIMARY KEY) WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this build writes.

@@ -104,6 +104,7 @@ enum ServerMethods {
                         "images": .integer(Int64(try store.images.count())),
                         "reminders": .integer(Int64(try store.reminders.count())),
                         "diary": .integer(Int64(try store.diary.count())),
+                        "messages": .integer(Int64(try store.messages.count())),
                     ],
                 ]
             },

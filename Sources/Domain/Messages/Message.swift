@@ -1,0 +1,68 @@
+/// A chat message (SPEC §9).
+public struct Message: Sendable, Equatable {
+    public enum Origin: String, Sendable {
+        case local, remote
+    }
+
+    public var id: String
+    public var text: String
+    public var sentAt: Int64
+    public var author: Author
+    public var origin: Origin
+
+    public static let maximumTextLength = 10_000
+
+    static func check(text: String, field: String = "text") throws(DomainError) {
+        if TextRules.isBlank(text) { throw .validation(reason: "emptyMessage", field: field) }
+        if TextRules.exceeds(text, maximumTextLength) {
+            throw .validation(reason: "messageTooLong", field: field, limit: Int64(maximumTextLength))
+        }
+    }
+}
+
+/// Who wrote a message.
+public struct Author: Sendable, Equatable {
+    public var name: String
+    /// An absolute http(s) URL, or `nil`.
+    public var avatarURL: String?
+
+    public init(name: String, avatarURL: String?) {
+        self.name = name
+        self.avatarURL = Self.acceptedAvatarURL(avatarURL)
+    }
+
+    /// `url` when it is an absolute http or https URL with a host; anything else becomes `nil`.
+    public static func acceptedAvatarURL(_ url: String?) -> String? {
+        guard let url, let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else { return nil }
+        let rest = url.dropFirst(scheme.count + 1)
+        guard rest.hasPrefix("//") else { return nil }
+        let host = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !host.isEmpty, !url.contains(where: { $0.isWhitespace }) else { return nil }
+        return url
+    }
+}
+
+/// One message as the upstream feed gives it.
+public struct FeedMessage: Sendable, Equatable {
+    public var id: String?
+    public var text: String
+    public var sentAt: Int64?
+    public var author: Author?
+
+    public init(id: String? = nil, text: String, sentAt: Int64? = nil, author: Author? = nil) {
+        self.id = id
+        self.text = text
+        self.sentAt = sentAt
+        self.author = author
+    }
+}
+
+/// Where older messages come from: asked for `limit` messages after the first `offset` (newest first).
+public protocol MessageFeed: AnyObject {
+    /// A stable name for the feed, so that what was consumed from one feed is not counted for another.
+    var identity: String { get }
+    /// The batch at `offset`; throws `upstreamUnavailable` on any failure.
+    func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage]
+}
