@@ -35,6 +35,7 @@ public final class DataStore {
     public let reminders: ReminderStore
     public let diary: DiaryStore
     public let messages: MessageStore
+    public let board: BoardStore
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -63,6 +64,7 @@ public final class DataStore {
         messages = MessageStore(
             database: database, clock: clock, ids: ids, changes: changes, feed: settings.messageFeed,
             localAuthor: settings.localAuthor)
+        board = BoardStore(database: database, clock: clock, ids: ids, changes: changes)
         self.ids = ids
     }
 

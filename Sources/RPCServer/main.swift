@@ -57,6 +57,7 @@ case .serve(let configuration):
     registry.register(ReminderMethods.methods(store: store))
     registry.register(DiaryMethods.methods(store: store))
     registry.register(MessageMethods.methods(store: store))
+    registry.register(BoardMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(

@@ -2,9 +2,9 @@
 enum RemindersMessages {
     static let table: MessageCatalog.Table = [
         "emptyTitle": [
-            .english: "A reminder needs a title (it may be empty only while it is being edited)",
-            .russian: "У напоминания должен быть заголовок (пустым он может быть только во время редактирования)",
-            .japanese: "リマインダーにはタイトルが必要です (空にできるのは編集中のみです)",
+            .english: "The title cannot be empty",
+            .russian: "Заголовок не может быть пустым",
+            .japanese: "タイトルを空にすることはできません",
         ],
         "memoTooLong": [
             .english: "The memo is too long: at most {limit} characters",

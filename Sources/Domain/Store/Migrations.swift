@@ -105,6 +105,43 @@ enum Migrations {
         );
         CREATE TABLE deleted_feed_keys(feed_key TEXT PRIMARY KEY) WITHOUT ROWID;
         """,
+        // 5: the board: posts with their vote counts and derived rankings, per-voter votes, and the frozen
+        // orders that keep a paged listing consistent while votes change.
+        """
+        CREATE TABLE board_posts(
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            title_key TEXT NOT NULL,
+            ups INTEGER NOT NULL DEFAULT 0,
+            downs INTEGER NOT NULL DEFAULT 0,
+            hot REAL NOT NULL,
+            best REAL NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            revision INTEGER NOT NULL
+        );
+        CREATE INDEX board_by_votes ON board_posts(ups - downs DESC, title_key, id);
+        CREATE INDEX board_by_title ON board_posts(title_key, id);
+        CREATE INDEX board_by_new ON board_posts(created_at DESC, id DESC);
+        CREATE INDEX board_by_hot ON board_posts(hot DESC, id);
+        CREATE INDEX board_by_best ON board_posts(best DESC, id);
+        CREATE TABLE board_votes(
+            post_id TEXT NOT NULL REFERENCES board_posts(id) ON DELETE CASCADE,
+            voter TEXT NOT NULL,
+            direction INTEGER NOT NULL,
+            PRIMARY KEY(post_id, voter)
+        ) WITHOUT ROWID;
+        CREATE TABLE board_snapshots(
+            id TEXT PRIMARY KEY,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE board_snapshot_rows(
+            snapshot TEXT NOT NULL REFERENCES board_snapshots(id) ON DELETE CASCADE,
+            rank INTEGER NOT NULL,
+            post_id TEXT NOT NULL,
+            PRIMARY KEY(snapshot, rank)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this build writes.

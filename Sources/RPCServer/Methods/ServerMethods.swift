@@ -105,6 +105,7 @@ enum ServerMethods {
                         "reminders": .integer(Int64(try store.reminders.count())),
                         "diary": .integer(Int64(try store.diary.count())),
                         "messages": .integer(Int64(try store.messages.count())),
+                        "board": .integer(Int64(try store.board.count())),
                     ],
                 ]
             },
