@@ -16,7 +16,7 @@ struct UsageError: Error, Equatable {
 /// The hand-written parser of satchel's flags (SPEC §12). Accepts `--flag value` and `--flag=value`.
 enum CommandLineOptions {
     static let usage = """
-        usage: satchel [--db PATH | --memory] [--locale L] [--time-zone TZ] [--free-limit N]
+        usage: satchel [--db PATH | --memory] [--demo] [--locale L] [--time-zone TZ] [--free-limit N]
                        [--messages-feed URL] [--feed-timeout S] [--user-name NAME] [--user-avatar-url URL]
                        [--max-message-bytes N] [--max-image-bytes N] [--log-level L] [--version] [--help]
 
@@ -26,6 +26,7 @@ enum CommandLineOptions {
                                     $XDG_DATA_HOME/satchel/satchel.sqlite, else
                                     ~/.local/share/satchel/satchel.sqlite)
           --memory                  keep everything in memory; nothing is saved
+          --demo                    fill an empty database with sample data for every app
           --locale L                language of messages: en, ru or ja (default en)
           --time-zone TZ            IANA time zone for formatted dates (default: the system's)
           --free-limit N            free edition: at most N notes and photo notes together
@@ -84,6 +85,9 @@ enum CommandLineOptions {
             case "--memory":
                 try noValue()
                 memory = true
+            case "--demo":
+                try noValue()
+                configuration.demo = true
             case "--locale":
                 let tag = try value()
                 guard let language = Language(rawValue: tag) else {

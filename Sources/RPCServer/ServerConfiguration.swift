@@ -41,6 +41,8 @@ struct ServerConfiguration {
     var feedTimeout: Double = 10
     var userName = "Me"
     var userAvatarURL: String?
+    /// `--demo`: fill an empty database with sample data for every app.
+    var demo = false
 
     /// What the domain needs of it.
     var domainSettings: DomainSettings {

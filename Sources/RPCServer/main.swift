@@ -49,6 +49,19 @@ case .serve(let configuration):
         exit(2)
     }
 
+    if configuration.demo {
+        do {
+            if try DemoData.fillIfEmpty(store) {
+                logger.info("--demo: sample data added")
+            } else {
+                Logger.writeLine("satchel: --demo: the database already holds data; nothing was added")
+            }
+        } catch {
+            Logger.writeLine("satchel: --demo: could not add the sample data: \(error)")
+            exit(2)
+        }
+    }
+
     var registry = MethodRegistry()
     registry.register(
         ServerMethods.methods(configuration: configuration, store: store, debugStrayOutput: debugStrayOutput))
