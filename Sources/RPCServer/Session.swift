@@ -14,6 +14,8 @@ final class Session {
 
     /// The reminder this connection is editing (SPEC §8).
     let editing: ReminderEditingSession
+    /// What `changes.subscribe` asked for, if anything.
+    var subscription: ChangeSubscription?
 
     init(language: Language, timeZone: TimeZone, editing: ReminderEditingSession) {
         self.language = language

@@ -71,6 +71,7 @@ case .serve(let configuration):
     registry.register(DiaryMethods.methods(store: store))
     registry.register(MessageMethods.methods(store: store))
     registry.register(BoardMethods.methods(store: store))
+    registry.register(ChangeMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(

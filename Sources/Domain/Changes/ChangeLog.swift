@@ -53,6 +53,19 @@ public final class ChangeLog {
         }
     }
 
+    /// The opaque cursor that stands for "after event `sequence`".
+    public static func cursor(after sequence: Int64) -> String {
+        KeysetCursor.make(key: sequence, id: "changes")
+    }
+
+    /// The sequence a cursor of ``cursor(after:)`` stands for; `-32602` for anything else.
+    public static func sequence(of cursor: String) throws(DomainError) -> Int64 {
+        guard let (sequence, tag) = try? KeysetCursor.read(cursor), tag == "changes", sequence >= 0 else {
+            throw .invalidArgument(field: "cursor", expected: "a cursor returned by changes.since or changes.subscribe")
+        }
+        return sequence
+    }
+
     /// The sequence number of the newest event (0 when there is none).
     public func latestSequence() throws(DomainError) -> Int64 {
         try storage { try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0 }

@@ -19,6 +19,10 @@ final class ServerLoop {
     private var framer: LineFramer
     private var pending = JSONWriter(capacity: 1 << 16)
     private var outputBroken = false
+    private let notifier: ChangeNotifier
+
+    /// How often a subscribed connection looks for commits made by other processes.
+    static let changePollMilliseconds: Int32 = 50
 
     /// Answers are written out once this many bytes are waiting, even in the middle of a chunk.
     private let flushThreshold = 1 << 20
@@ -34,6 +38,7 @@ final class ServerLoop {
         self.signals = signals
         self.logger = logger
         self.framer = LineFramer(maximumLineBytes: dispatcher.maximumMessageBytes)
+        self.notifier = ChangeNotifier(store: store, session: dispatcher.session, logger: logger)
     }
 
     /// Serves until end of input, a stop signal or `exit`; returns the process's exit code.
@@ -48,12 +53,16 @@ final class ServerLoop {
             flush()
             descriptors[0].revents = 0
             descriptors[1].revents = 0
-            let ready = poll(&descriptors, 2, -1)
+            // A subscribed connection also watches the database for other processes' commits, a few times a
+            // second (a cheap indexed read); otherwise the loop sleeps until input or a signal arrives.
+            let timeout: Int32 = dispatcher.session.subscription == nil ? -1 : Self.changePollMilliseconds
+            let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 logger.error("poll failed: errno \(errno)")
                 break
             }
+            if ready == 0 { continue }  // the top of the loop delivers what other processes committed
             if descriptors[1].revents != 0 {
                 logger.info("stop signal received; finishing")
                 break
@@ -101,7 +110,8 @@ final class ServerLoop {
         }
     }
 
-    /// Commits the write group, then writes the answers that report on it.
+    /// Commits the write group, then writes the answers that report on it, followed by the change
+    /// notifications a subscription is owed.
     private func flush() {
         do {
             try store.commitWriteGroup()
@@ -110,6 +120,7 @@ final class ServerLoop {
             logger.error("commit failed, the last \(pending.bytes.count) bytes of answers are replaced: \(error)")
             dispatcher.answersRolledBack(error, output: &pending)
         }
+        notifier.deliver(into: &pending)
         guard !pending.bytes.isEmpty else { return }
         if !outputBroken && !output.write(pending.bytes) {
             outputBroken = true

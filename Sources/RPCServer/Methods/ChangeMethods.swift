@@ -1,0 +1,104 @@
+import Domain
+import Protocol
+
+/// What a connection asked to be told about (`changes.subscribe`).
+final class ChangeSubscription {
+    /// `nil`: every domain.
+    let domains: Set<ChangeDomain>?
+    /// The newest event already delivered.
+    var lastSequence: Int64
+
+    init(domains: Set<ChangeDomain>?, lastSequence: Int64) {
+        self.domains = domains
+        self.lastSequence = lastSequence
+    }
+}
+
+/// The change feed (SPEC §11): `changes.since`, `changes.subscribe`, `changes.unsubscribe`.
+enum ChangeMethods {
+    static let eventSchema = Schema.object(
+        [
+            ("seq", Schema.integer(minimum: 1)), ("at", Schema.timestamp),
+            ("domain", Schema.enumeration(ChangeDomain.allCases.map(\.rawValue))),
+            ("kind", Schema.enumeration(["created", "updated", "deleted", "moved"])), ("id", Schema.id),
+        ], required: ["seq", "at", "domain", "kind", "id"])
+
+    static func cursor(_ sequence: Int64) -> String { ChangeLog.cursor(after: sequence) }
+
+    static func write(event: ChangeEvent, into writer: inout JSONWriter) {
+        writer.writeRaw("{\"seq\":")
+        writer.write(integer: event.sequence)
+        writer.writeRaw(",\"at\":")
+        writer.write(timestamp: event.at)
+        writer.writeRaw(",\"domain\":")
+        writer.write(string: event.domain.rawValue)
+        writer.writeRaw(",\"kind\":")
+        writer.write(string: event.kind.rawValue)
+        writer.writeRaw(",\"id\":")
+        writer.write(string: event.id)
+    }
+
+    static func methods(store: DataStore) -> [RPCMethod] {
+        let changes = store.changes
+        return [
+            RPCMethod(
+                "changes.since",
+                summary: "Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.",
+                params: [
+                    .optional("cursor", Schema.string(), "Where the last call (or changes.subscribe) left off."),
+                    .optional("limit", Schema.integer(minimum: 1, maximum: 1000), "At most this many events (default 100)."),
+                ],
+                result: Schema.object(
+                    [("events", Schema.array(of: eventSchema)), ("nextCursor", Schema.string()), ("hasMore", Schema.boolean)],
+                    required: ["events", "nextCursor", "hasMore"])
+            ) { params, _ in
+                guard let given = params.string("cursor") else {
+                    return ["events": [], "nextCursor": .string(cursor(try changes.latestSequence())), "hasMore": false]
+                }
+                let after = try ChangeLog.sequence(of: given)
+                let limit = Int(params.integer("limit") ?? 100)
+                var events = try changes.events(after: after, limit: limit + 1)
+                let more = events.count > limit
+                if more { events.removeLast() }
+                let next = events.last?.sequence ?? after
+                return .encoded(
+                    EncodedJSON(capacity: 64 + 120 * events.count) { writer in
+                        writer.writeRaw("{\"events\":[")
+                        for (index, event) in events.enumerated() {
+                            if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                            write(event: event, into: &writer)
+                            writer.writeByte(UInt8(ascii: "}"))
+                        }
+                        writer.writeRaw("],\"nextCursor\":")
+                        writer.write(string: cursor(next))
+                        writer.writeRaw(",\"hasMore\":")
+                        writer.write(bool: more)
+                        writer.writeByte(UInt8(ascii: "}"))
+                    })
+            },
+            RPCMethod(
+                "changes.subscribe",
+                summary: "From now on, a `changed` notification for every committed change (this process's and others').",
+                params: [
+                    .optional(
+                        "domains", Schema.array(of: Schema.enumeration(ChangeDomain.allCases.map(\.rawValue))),
+                        "Only these apps (default: all).")
+                ],
+                result: Schema.object([("cursor", Schema.string())], required: ["cursor"])
+            ) { params, session in
+                let domains = params.array("domains").map { Set($0.compactMap { $0.stringValue.flatMap(ChangeDomain.init) }) }
+                let latest = try changes.latestSequence()
+                session.subscription = ChangeSubscription(domains: domains, lastSequence: latest)
+                return ["cursor": .string(cursor(latest))]
+            },
+            RPCMethod(
+                "changes.unsubscribe", summary: "Stops the `changed` notifications.",
+                result: Schema.object([("unsubscribed", Schema.boolean)], required: ["unsubscribed"])
+            ) { _, session in
+                let was = session.subscription != nil
+                session.subscription = nil
+                return ["unsubscribed": .bool(was)]
+            },
+        ]
+    }
+}
