@@ -36,6 +36,7 @@ public final class DataStore {
     public let diary: DiaryStore
     public let messages: MessageStore
     public let board: BoardStore
+    public let exchange: Exchange
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -65,6 +66,7 @@ public final class DataStore {
             database: database, clock: clock, ids: ids, changes: changes, feed: settings.messageFeed,
             localAuthor: settings.localAuthor)
         board = BoardStore(database: database, clock: clock, ids: ids, changes: changes)
+        exchange = Exchange(database: database, clock: clock, changes: changes)
         self.ids = ids
     }
 

@@ -26,6 +26,11 @@ public struct EncodedJSON: Sendable, Hashable {
         bytes = writer.bytes
     }
 
+    /// Text that another encoder wrote; the caller guarantees it is one complete, compact JSON value.
+    public init(validJSON bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     /// Writes one value with `body` and keeps the text.
     public init(capacity: Int = 256, _ body: (inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: capacity)

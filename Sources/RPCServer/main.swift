@@ -72,6 +72,7 @@ case .serve(let configuration):
     registry.register(MessageMethods.methods(store: store))
     registry.register(BoardMethods.methods(store: store))
     registry.register(ChangeMethods.methods(store: store))
+    registry.register(ExchangeMethods.methods(store: store))
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(

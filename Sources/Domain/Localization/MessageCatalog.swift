@@ -16,7 +16,7 @@ public enum MessageCatalog {
     /// The tables of every area of the product.
     static let tables: [Table] = [
         ServerMessages.table, CommonMessages.table, NotesMessages.table, RemindersMessages.table,
-        DiaryMessages.table, MessagesMessages.table, BoardMessages.table,
+        DiaryMessages.table, MessagesMessages.table, BoardMessages.table, ExchangeMessages.table,
     ]
 
     /// All messages, merged.
