@@ -63,10 +63,11 @@ public enum BoardRanking {
     /// 0 when there are no votes.
     public static func best(ups: Int64, downs: Int64) -> Double {
         let total = Double(ups + downs)
-        guard total > 0 else { return 0 }
+        // Without up votes the bound is exactly 0 (the formula leaves a rounding remainder of about 1e-17).
+        guard total > 0, ups > 0 else { return 0 }
         let z = 1.281551565545
         let share = Double(ups) / total
         let numerator = share + z * z / (2 * total) - z * ((share * (1 - share) + z * z / (4 * total)) / total).squareRoot()
-        return numerator / (1 + z * z / total)
+        return max(0, numerator / (1 + z * z / total))
     }
 }

@@ -146,7 +146,11 @@ public final class BoardStore {
         if let cursor = request.cursor {
             let (rank, snapshot) = try KeysetCursor.read(cursor)
             return try storage {
-                guard try database.scalarInteger("SELECT 1 FROM board_snapshots WHERE id = ?1", [.text(snapshot)]) != nil
+                let oldest = clock.nowMilliseconds() - Self.snapshotLifetime
+                guard
+                    try database.scalarInteger(
+                        "SELECT 1 FROM board_snapshots WHERE id = ?1 AND created_at >= ?2", [.text(snapshot), .integer(oldest)])
+                        != nil
                 else {
                     throw DomainError.invalidArgument(field: "cursor", expected: "a cursor of this listing (they last an hour)")
                 }
