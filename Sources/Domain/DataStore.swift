@@ -37,6 +37,7 @@ public final class DataStore {
     public let messages: MessageStore
     public let board: BoardStore
     public let exchange: Exchange
+    public let search: SearchIndex
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -67,6 +68,7 @@ public final class DataStore {
             localAuthor: settings.localAuthor)
         board = BoardStore(database: database, clock: clock, ids: ids, changes: changes)
         exchange = Exchange(database: database, clock: clock, changes: changes)
+        search = SearchIndex(database: database)
         self.ids = ids
     }
 

@@ -129,17 +129,9 @@ final class RequestDispatcher {
         if session.isShuttingDown && method.name != "exit" {
             return .failure(ServerError.shuttingDown.response(in: session.language))
         }
-        do {
-            let params = try method.validate(request.params)
-            return .success(try method.handler(params, session))
-        } catch let error as ServerError {
-            return .failure(error.response(in: session.language))
-        } catch let error as DomainError {
-            if case .storage(_, let detail) = error { logger.error("\(request.method): \(detail)") }
-            return .failure(ServerError(error).response(in: session.language))
-        } catch {
-            logger.error("internal error in \(request.method): \(error)")
-            return .failure(ServerError.internalError.response(in: session.language))
+        switch method.invoke(request.params, session: session, logger: logger) {
+        case .success(let result): return .success(result)
+        case .failure(let error): return .failure(error.response(in: session.language))
         }
     }
 

@@ -73,6 +73,8 @@ case .serve(let configuration):
     registry.register(BoardMethods.methods(store: store))
     registry.register(ChangeMethods.methods(store: store))
     registry.register(ExchangeMethods.methods(store: store))
+    registry.register(SearchMethods.methods(store: store))
+    MCPTools.register(into: &registry, logger: logger)
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(

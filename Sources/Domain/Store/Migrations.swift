@@ -142,6 +142,97 @@ enum Migrations {
             PRIMARY KEY(snapshot, rank)
         ) WITHOUT ROWID;
         """,
+        // 6: full-text search across every app: a plain table of searchable text per entity (kept current
+        // by triggers, so in the same transaction as the data) and a trigram FTS5 index over it.
+        """
+        CREATE TABLE search_documents(
+            id INTEGER PRIMARY KEY,
+            domain TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL,
+            UNIQUE(domain, entity_id)
+        );
+        CREATE VIRTUAL TABLE search_index USING fts5(
+            title, body, content = 'search_documents', content_rowid = 'id', tokenize = 'trigram'
+        );
+        CREATE TRIGGER search_documents_insert AFTER INSERT ON search_documents BEGIN
+            INSERT INTO search_index(rowid, title, body) VALUES (new.id, new.title, new.body);
+        END;
+        CREATE TRIGGER search_documents_delete AFTER DELETE ON search_documents BEGIN
+            INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+        END;
+        CREATE TRIGGER search_documents_update AFTER UPDATE ON search_documents BEGIN
+            INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+            INSERT INTO search_index(rowid, title, body) VALUES (new.id, new.title, new.body);
+        END;
+        CREATE TRIGGER notes_search_insert AFTER INSERT ON notes BEGIN
+            INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('notes', new.id, new.title, new.content);
+        END;
+        CREATE TRIGGER notes_search_update AFTER UPDATE OF title, content ON notes BEGIN
+            UPDATE search_documents SET title = new.title, body = new.content WHERE domain = 'notes' AND entity_id = new.id;
+        END;
+        CREATE TRIGGER notes_search_delete AFTER DELETE ON notes BEGIN
+            DELETE FROM search_documents WHERE domain = 'notes' AND entity_id = old.id;
+        END;
+        CREATE TRIGGER photo_notes_search_insert AFTER INSERT ON photo_notes BEGIN
+            INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('photos', new.id, coalesce(new.caption, ''), '');
+        END;
+        CREATE TRIGGER photo_notes_search_update AFTER UPDATE OF caption ON photo_notes BEGIN
+            UPDATE search_documents SET title = coalesce(new.caption, ''), body = '' WHERE domain = 'photos' AND entity_id = new.id;
+        END;
+        CREATE TRIGGER photo_notes_search_delete AFTER DELETE ON photo_notes BEGIN
+            DELETE FROM search_documents WHERE domain = 'photos' AND entity_id = old.id;
+        END;
+        CREATE TRIGGER diary_posts_search_insert AFTER INSERT ON diary_posts BEGIN
+            INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('diary', new.id, '', coalesce(new.text, ''));
+        END;
+        CREATE TRIGGER diary_posts_search_update AFTER UPDATE OF text ON diary_posts BEGIN
+            UPDATE search_documents SET title = '', body = coalesce(new.text, '') WHERE domain = 'diary' AND entity_id = new.id;
+        END;
+        CREATE TRIGGER diary_posts_search_delete AFTER DELETE ON diary_posts BEGIN
+            DELETE FROM search_documents WHERE domain = 'diary' AND entity_id = old.id;
+        END;
+        CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
+            INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('reminders', new.id, new.title, coalesce(new.memo, ''));
+        END;
+        CREATE TRIGGER reminders_search_update AFTER UPDATE OF title, memo ON reminders BEGIN
+            UPDATE search_documents SET title = new.title, body = coalesce(new.memo, '') WHERE domain = 'reminders' AND entity_id = new.id;
+        END;
+        CREATE TRIGGER reminders_search_delete AFTER DELETE ON reminders BEGIN
+            DELETE FROM search_documents WHERE domain = 'reminders' AND entity_id = old.id;
+        END;
+        CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+            INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('messages', new.id, new.author_name, new.text);
+        END;
+        CREATE TRIGGER messages_search_update AFTER UPDATE OF author_name, text ON messages BEGIN
+            UPDATE search_documents SET title = new.author_name, body = new.text WHERE domain = 'messages' AND entity_id = new.id;
+        END;
+        CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+            DELETE FROM search_documents WHERE domain = 'messages' AND entity_id = old.id;
+        END;
+        CREATE TRIGGER board_posts_search_insert AFTER INSERT ON board_posts BEGIN
+            INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('board', new.id, new.title, '');
+        END;
+        CREATE TRIGGER board_posts_search_update AFTER UPDATE OF title ON board_posts BEGIN
+            UPDATE search_documents SET title = new.title, body = '' WHERE domain = 'board' AND entity_id = new.id;
+        END;
+        CREATE TRIGGER board_posts_search_delete AFTER DELETE ON board_posts BEGIN
+            DELETE FROM search_documents WHERE domain = 'board' AND entity_id = old.id;
+        END;
+        INSERT INTO search_documents(domain, entity_id, title, body)
+            SELECT 'notes', id, title, content FROM notes;
+        INSERT INTO search_documents(domain, entity_id, title, body)
+            SELECT 'photos', id, coalesce(caption, ''), '' FROM photo_notes;
+        INSERT INTO search_documents(domain, entity_id, title, body)
+            SELECT 'diary', id, '', coalesce(text, '') FROM diary_posts;
+        INSERT INTO search_documents(domain, entity_id, title, body)
+            SELECT 'reminders', id, title, coalesce(memo, '') FROM reminders;
+        INSERT INTO search_documents(domain, entity_id, title, body)
+            SELECT 'messages', id, author_name, text FROM messages;
+        INSERT INTO search_documents(domain, entity_id, title, body)
+            SELECT 'board', id, title, '' FROM board_posts;
+        """,
     ]
 
     /// The schema version this build writes.

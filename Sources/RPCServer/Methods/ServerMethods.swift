@@ -47,7 +47,7 @@ enum ServerMethods {
                 return [
                     "serverInfo": ["name": "satchel", "version": .string(SatchelVersion.current)],
                     "protocolVersion": .string(version),
-                    "capabilities": [:],
+                    "capabilities": ["tools": ["listChanged": false]],
                     "locale": .string(session.language.rawValue),
                     "timeZone": .string(session.timeZone.identifier),
                 ]

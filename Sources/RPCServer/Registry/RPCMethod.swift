@@ -61,4 +61,21 @@ struct RPCMethod {
         }
         return ParamValues(members)
     }
+
+    /// Validates `given` and runs the handler; every failure comes back as the error to answer with
+    /// (domain errors translated, anything unexpected logged and reported as an internal error).
+    func invoke(_ given: Params, session: Session, logger: Logger) -> Result<JSONValue, ServerError> {
+        do {
+            let values = try validate(given)
+            return .success(try handler(values, session))
+        } catch let error as ServerError {
+            return .failure(error)
+        } catch let error as DomainError {
+            if case .storage(_, let detail) = error { logger.error("\(name): \(detail)") }
+            return .failure(ServerError(error))
+        } catch {
+            logger.error("internal error in \(name): \(error)")
+            return .failure(ServerError.internalError)
+        }
+    }
 }
