@@ -1,0 +1,70 @@
+import Foundation
+import Protocol
+import Testing
+
+/// SPEC §4 and §11: the MCP handshake and tools over the same stdio connection (the official SDK's session
+/// is in clients/mcp; these check the wire details).
+@Suite struct MCPTests {
+    @Test(arguments: ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+    func initializeEchoesEverySupportedVersionAndAdvertisesTools(version: String) throws {
+        let server = try SatchelProcess()
+        let result = server.call(request(1, "initialize", [
+            "protocolVersion": .string(version), "capabilities": [:], "clientInfo": ["name": "c", "version": "1"],
+        ]))?["result"]
+        #expect(result?["protocolVersion"] == .string(version))
+        #expect(result?["capabilities"]?["tools"] != nil)
+        #expect(result?["serverInfo"]?["name"] == "satchel")
+    }
+
+    @Test func toolsMirrorTheRegistry() throws {
+        let server = try SatchelProcess()
+        let tools = try #require(server.call(request(1, "tools/list"))?["result"]?["tools"]?.arrayValue)
+        let methods = try #require(server.call(request(2, "rpc.discover"))?["result"]?["methods"]?.arrayValue)
+        let names = Set(tools.compactMap { $0["name"]?.stringValue })
+        for method in methods.compactMap({ $0["name"]?.stringValue }) where method.contains(".") {
+            guard !["rpc.discover", "changes.subscribe", "changes.unsubscribe"].contains(method) else { continue }
+            #expect(names.contains(method.replacingOccurrences(of: ".", with: "_")), "\(method) is not a tool")
+        }
+        let create = try #require(tools.first { $0["name"] == "notes_create" })
+        #expect(create["inputSchema"]?["type"] == "object")
+        #expect(create["inputSchema"]?["properties"]?["title"]?["type"] == "string")
+    }
+
+    @Test func toolResultsCarryStructuredContentAndText() throws {
+        let server = try SatchelProcess()
+        let result = try #require(server.call(request(1, "tools/call", [
+            "name": "board_create", "arguments": ["title": "Kiwi"], "_meta": ["progressToken": 1],
+        ]))?["result"])
+        #expect(result["isError"] == false)
+        #expect(result["structuredContent"]?["title"] == "Kiwi")
+        let text = try #require(result["content"]?.arrayValue?.first?["text"]?.stringValue)
+        #expect(try JSONParser.parse(text) == result["structuredContent"])
+        // A result that is not an object is wrapped, so structuredContent is always an object.
+        let deleted = server.call(request(2, "tools/call", [
+            "name": "board_delete", "arguments": ["id": result["structuredContent"]!["id"]!],
+        ]))?["result"]
+        #expect(deleted?["structuredContent"]?["deleted"] == true)
+    }
+
+    @Test func domainAndArgumentErrorsAreErrorResultsAndUnknownToolsAreInvalidParams() throws {
+        let server = try SatchelProcess(["--memory", "--locale", "ja"])
+        let domain = server.call(request(1, "tools/call", ["name": "notes_get", "arguments": ["id": "note_x"]]))?["result"]
+        #expect(domain?["isError"] == true)
+        #expect(domain?["structuredContent"]?["error"]?["code"] == -32001)
+        #expect(domain?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("note_x") == true)
+        let arguments = server.call(request(2, "tools/call", ["name": "notes_create", "arguments": ["title": 7]]))?["result"]
+        #expect(arguments?["isError"] == true)
+        #expect(arguments?["structuredContent"]?["error"]?["data"]?["field"] == "title")
+        let unknown = server.call(request(3, "tools/call", ["name": "notes_frobnicate"]))
+        #expect(unknown?["error"]?["code"] == -32602)
+    }
+
+    @Test func searchOverTheWire() throws {
+        let server = try SatchelProcess(["--memory", "--demo"])
+        let hits = server.call(request(1, "search", ["query": "Mang", "domains": ["board"]]))?["result"]?["hits"]?.arrayValue
+        #expect(hits?.count == 1)
+        #expect(hits?.first?["title"] == "Mango")
+        let bad = server.call(request(2, "search", ["query": "x", "domains": ["galaxy"]]))
+        #expect(bad?["error"]?["code"] == -32602)
+    }
+}
