@@ -1,7 +1,7 @@
 import Foundation
 import Protocol
 
-// satchel-bench [codec] [pipe] [notes] [diary] [live]: prints a Markdown report of the benchmarks (both when no argument is given).
+// satchel-bench [codec] [pipe] [notes] [diary] [live] [search]: prints a Markdown report of the benchmarks (both when no argument is given).
 // Build in release: `swift run -c release satchel-bench`. The pipe benchmark runs the `satchel` binary that
 // sits beside this one (or $SATCHEL_BINARY).
 
@@ -26,6 +26,9 @@ if all || selected.contains("diary") {
 }
 if all || selected.contains("live") {
     try LiveDataBenchmark.run(binary: binary)
+}
+if all || selected.contains("search") {
+    try SearchBenchmark.run(binary: binary)
 }
 if selected.contains("profile-parse") {
     // A fixed amount of work for instruction-counting profilers (valgrind --tool=callgrind).

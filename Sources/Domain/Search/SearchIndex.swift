@@ -58,12 +58,17 @@ public final class SearchIndex {
         } else {
             values.append(.text(long.map(Self.phrase).joined(separator: " ")))
             let match = "search_index MATCH ?\(values.count)"
+            // Rank every match cheaply first, then make snippets for the best few only.
+            let join = conditions.isEmpty ? "" : "JOIN search_documents AS d ON d.id = search_index.rowid"
             sql = """
+                WITH best AS (
+                    SELECT search_index.rowid AS id, bm25(search_index, 4.0, 1.0) AS score FROM search_index \(join)
+                    WHERE \(([match] + conditions).joined(separator: " AND ")) ORDER BY score LIMIT \(limitParameter)
+                )
                 SELECT d.domain, d.entity_id, d.title, d.body,
-                       snippet(search_index, -1, '\(Self.mark)', '\(Self.mark)', '…', 12)
-                FROM search_index JOIN search_documents AS d ON d.id = search_index.rowid
-                WHERE \(([match] + conditions).joined(separator: " AND "))
-                ORDER BY bm25(search_index, 4.0, 1.0) LIMIT \(limitParameter)
+                       snippet(search_index, -1, '\(Self.mark)', '\(Self.mark)', '…', 16)
+                FROM best JOIN search_index ON search_index.rowid = best.id JOIN search_documents AS d ON d.id = best.id
+                WHERE \(match) ORDER BY best.score
                 """
         }
         return try storage {
