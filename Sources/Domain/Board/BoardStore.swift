@@ -185,7 +185,7 @@ public final class BoardStore {
     }
 
     private func snapshotPage(_ snapshot: String, after rank: Int64, limit: Int, voter: SQLValue) throws -> Page<BoardPost> {
-        var rows: [(BoardPost, Int64)] = []
+        var rows: [(item: BoardPost, key: Int64)] = []
         try database.statement(
             """
             SELECT \(Self.columns), s.rank FROM board_snapshot_rows AS s
@@ -196,10 +196,7 @@ public final class BoardStore {
         ).forEachRow([.text(snapshot), .integer(rank), voter, .integer(Int64(limit + 1))]) { row in
             rows.append((Self.post(row), row.int64(8)))
         }
-        let more = rows.count > limit
-        if more { rows.removeLast() }
-        let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: snapshot) } : nil
-        return Page(items: rows.map(\.0), nextCursor: cursor)
+        return Page(keyset: rows, limit: limit) { _ in snapshot }
     }
 
     public func count() throws(DomainError) -> Int {

@@ -7,6 +7,16 @@ public struct Page<Item> {
         self.items = items
         self.nextCursor = nextCursor
     }
+
+    /// A page from rows read with `LIMIT limit + 1`: the extra row, if there, only says another page
+    /// follows, and the cursor names the last row kept by its sort key and id.
+    init(keyset rows: [(item: Item, key: Int64)], limit: Int, id: (Item) -> String) {
+        var rows = rows
+        let more = rows.count > limit
+        if more { rows.removeLast() }
+        self.items = rows.map(\.item)
+        self.nextCursor = more ? rows.last.map { KeysetCursor.make(key: $0.key, id: id($0.item)) } : nil
+    }
 }
 
 /// The parameters every list takes.

@@ -175,7 +175,7 @@ public final class DiaryStore {
                         imageCount: 0))
             }
             let more = previews.count > request.limit
-            if more { previews.removeLast() }
+            if more { previews.removeLast() }  // only thumbnails of the rows kept are read
             for index in previews.indices {
                 try thumbnails.forEachRow([.text(previews[index].id)]) { row in
                     previews[index].thumbnails.append(ImageStore.record(row))

@@ -38,14 +38,11 @@ public final class MessageStore {
     public func list(_ request: PageRequest) throws(DomainError) -> Page<Message> {
         let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
         return try storage {
-            var rows: [(Message, Int64)] = []
+            var rows: [(item: Message, key: Int64)] = []
             try database.statement(Self.selectPage).forEachRow([
                 .integer(after?.key ?? Int64.max), .integer(Int64(request.limit + 1)),
             ]) { rows.append((Self.message($0), $0.int64(6))) }
-            let more = rows.count > request.limit
-            if more { rows.removeLast() }
-            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
-            return Page(items: rows.map(\.0), nextCursor: cursor)
+            return Page(keyset: rows, limit: request.limit, id: \.id)
         }
     }
 

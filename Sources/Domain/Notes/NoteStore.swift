@@ -80,14 +80,11 @@ public final class NoteStore {
     public func list(_ request: PageRequest) throws(DomainError) -> Page<Note> {
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
-            var rows: [(Note, Int64)] = []
+            var rows: [(item: Note, key: Int64)] = []
             try database.statement(Self.selectPage).forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
                 rows.append((Self.note(row), row.int64(10)))
             }
-            let more = rows.count > request.limit
-            if more { rows.removeLast() }
-            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
-            return Page(items: rows.map(\.0), nextCursor: cursor)
+            return Page(keyset: rows, limit: request.limit, id: \.id)
         }
     }
 
@@ -138,21 +135,13 @@ public final class NoteStore {
     public func move(id: String, to index: Int) throws(DomainError) -> Note {
         try storage {
             try database.transaction {
-                guard var note = try find(id), let from = try order.index(of: id) else {
-                    throw DomainError.notFound(kind: "note", id: id)
+                guard var note = try find(id) else { throw DomainError.notFound(kind: "note", id: id) }
+                if let (updatedAt, revision) = try order.moveRecorded(
+                    id: id, kind: "note", to: index, domain: .notes, changes: changes, now: clock.nowMilliseconds())
+                {
+                    note.updatedAt = updatedAt
+                    note.revision = revision
                 }
-                let count = try order.count()
-                guard index >= 0, index < count else {
-                    throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
-                }
-                guard index != from else { return note }
-                try order.move(id: id, from: from, to: index, count: count)
-                note.updatedAt = clock.nowMilliseconds()
-                note.revision += 1
-                try database.run(
-                    "UPDATE notes SET updated_at = ?2, revision = ?3 WHERE id = ?1",
-                    [.text(id), .integer(note.updatedAt), .integer(note.revision)])
-                try changes.record(.notes, .moved, id: id, at: note.updatedAt)
                 return note
             }
         }

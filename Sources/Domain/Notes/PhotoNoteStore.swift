@@ -77,16 +77,13 @@ public final class PhotoNoteStore {
     public func list(_ request: PageRequest) throws(DomainError) -> Page<PhotoNote> {
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
-            var rows: [(PhotoNote, Int64)] = []
+            var rows: [(item: PhotoNote, key: Int64)] = []
             try database.statement(Self.selectPage).forEachRow(
                 [.integer(after), .integer(Int64(request.limit + 1))]
             ) { row in
                 rows.append((Self.photo(row), row.int64(5)))
             }
-            let more = rows.count > request.limit
-            if more { rows.removeLast() }
-            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
-            return Page(items: rows.map(\.0), nextCursor: cursor)
+            return Page(keyset: rows, limit: request.limit, id: \.id)
         }
     }
 
@@ -131,21 +128,13 @@ public final class PhotoNoteStore {
     public func move(id: String, to index: Int) throws(DomainError) -> PhotoNote {
         try storage {
             try database.transaction {
-                guard var photo = try find(id), let from = try order.index(of: id) else {
-                    throw DomainError.notFound(kind: "photo", id: id)
+                guard var photo = try find(id) else { throw DomainError.notFound(kind: "photo", id: id) }
+                if let (updatedAt, revision) = try order.moveRecorded(
+                    id: id, kind: "photo", to: index, domain: .photos, changes: changes, now: clock.nowMilliseconds())
+                {
+                    photo.updatedAt = updatedAt
+                    photo.revision = revision
                 }
-                let count = try order.count()
-                guard index >= 0, index < count else {
-                    throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
-                }
-                guard index != from else { return photo }
-                try order.move(id: id, from: from, to: index, count: count)
-                photo.updatedAt = clock.nowMilliseconds()
-                photo.revision += 1
-                try database.run(
-                    "UPDATE photo_notes SET updated_at = ?2, revision = ?3 WHERE id = ?1",
-                    [.text(id), .integer(photo.updatedAt), .integer(photo.revision)])
-                try changes.record(.photos, .moved, id: id, at: photo.updatedAt)
                 return photo
             }
         }

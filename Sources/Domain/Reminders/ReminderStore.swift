@@ -48,15 +48,12 @@ public final class ReminderStore {
         try forgetLostEditing(session)
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
-            var rows: [(Reminder, Int64)] = []
+            var rows: [(item: Reminder, key: Int64)] = []
             try database.statement(Self.selectPage).forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) {
                 row in
                 rows.append((Self.reminder(row, session: session), row.int64(9)))
             }
-            let more = rows.count > request.limit
-            if more { rows.removeLast() }
-            let cursor = more ? rows.last.map { KeysetCursor.make(key: $0.1, id: $0.0.id) } : nil
-            return (Page(items: rows.map(\.0), nextCursor: cursor), session.editingID)
+            return (Page(keyset: rows, limit: request.limit, id: \.id), session.editingID)
         }
     }
 
@@ -119,20 +116,13 @@ public final class ReminderStore {
     public func move(id: String, to index: Int, session: ReminderEditingSession) throws(DomainError) -> Reminder {
         try storage {
             try database.transaction {
-                var reminder = try require(id, session: session)
-                guard let from = try order.index(of: id) else { throw DomainError.notFound(kind: "reminder", id: id) }
-                let count = try order.count()
-                guard index >= 0, index < count else {
-                    throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
+                guard var reminder = try find(id, session: session) else { throw DomainError.notFound(kind: "reminder", id: id) }
+                if let (updatedAt, revision) = try order.moveRecorded(
+                    id: id, kind: "reminder", to: index, domain: .reminders, changes: changes, now: clock.nowMilliseconds())
+                {
+                    reminder.updatedAt = updatedAt
+                    reminder.revision = revision
                 }
-                guard index != from else { return reminder }
-                try order.move(id: id, from: from, to: index, count: count)
-                reminder.updatedAt = clock.nowMilliseconds()
-                reminder.revision += 1
-                try database.run(
-                    "UPDATE reminders SET updated_at = ?2, revision = ?3 WHERE id = ?1",
-                    [.text(id), .integer(reminder.updatedAt), .integer(reminder.revision)])
-                try changes.record(.reminders, .moved, id: id, at: reminder.updatedAt)
                 return reminder
             }
         }

@@ -29,6 +29,26 @@ struct OrderedList {
             "SELECT position FROM \(table) ORDER BY position LIMIT 1 OFFSET ?1", [.integer(Int64(index))])
     }
 
+    /// `entity.move`: moves row `id` (a `kind`, for errors) to 0-based `index` in the whole list, bumps its
+    /// revision and records a `moved` event in `domain`. Returns the new (updatedAt, revision), or `nil`
+    /// when the row was already there. Runs inside the caller's transaction.
+    func moveRecorded(
+        id: String, kind: String, to index: Int, domain: ChangeDomain, changes: ChangeLog, now: Int64
+    ) throws -> (updatedAt: Int64, revision: Int64)? {
+        guard let from = try self.index(of: id) else { throw DomainError.notFound(kind: kind, id: id) }
+        let count = try self.count()
+        guard index >= 0, index < count else {
+            throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
+        }
+        guard index != from else { return nil }
+        try move(id: id, from: from, to: index, count: count)
+        try database.run(
+            "UPDATE \(table) SET updated_at = ?2, revision = revision + 1 WHERE id = ?1", [.text(id), .integer(now)])
+        try changes.record(domain, .moved, id: id, at: now)
+        let revision = try database.scalarInteger("SELECT revision FROM \(table) WHERE id = ?1", [.text(id)]) ?? 0
+        return (now, revision)
+    }
+
     /// Where the page after `cursor` starts: after the cursor's row where it is now (the list may have been
     /// reordered or renumbered since), or after the position it had when that row is gone.
     func resumePosition(after cursor: String?) throws(DomainError) -> Int64 {
