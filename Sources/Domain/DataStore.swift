@@ -88,11 +88,7 @@ public final class DataStore {
 
     /// Commits the write group. When the commit fails, everything in the group was rolled back.
     public func commitWriteGroup() throws(DomainError) {
-        do {
-            try database.commitGroup()
-        } catch {
-            throw DomainError(error)
-        }
+        try storage { try database.commitGroup() }
     }
 
     /// The schema version of the open database.

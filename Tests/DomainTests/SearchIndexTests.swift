@@ -111,3 +111,92 @@ import Testing
         #expect(try store.search.search("keep").map(\.id) == [note.id])
     }
 }
+
+/// The FTS index is brought up to date once per transaction from a queue; these check that the batching
+/// never leaves it out of step with the data, whatever a transaction mixes.
+@Suite struct SearchIndexBatchingTests {
+    func integrityCheck(_ store: DataStore) throws {
+        try store.database.run("INSERT INTO search_index(search_index) VALUES ('integrity-check')")
+    }
+
+    @Test func createUpdateAndDeleteInOneGroupLeaveAConsistentIndex() throws {
+        let store = try SearchIndexTests.store()
+        let kept = try store.notes.create(NoteDraft(title: "alpha original"))
+        store.beginWriteGroup()
+        let fresh = try store.notes.create(NoteDraft(title: "bravo fresh"))
+        _ = try store.notes.update(id: fresh.id, NoteChanges(title: "charlie renamed"))
+        _ = try store.notes.update(id: kept.id, NoteChanges(title: "delta changed"))
+        let gone = try store.notes.create(NoteDraft(title: "echo short lived"))
+        try store.notes.delete(id: gone.id)
+        // A search inside the open group sees the group's own changes.
+        #expect(try store.search.search("charlie").map(\.id) == [fresh.id])
+        _ = try store.notes.update(id: fresh.id, NoteChanges(title: "foxtrot final"))
+        try store.commitWriteGroup()
+        try integrityCheck(store)
+        #expect(try store.search.search("alpha").isEmpty)
+        #expect(try store.search.search("bravo").isEmpty)
+        #expect(try store.search.search("charlie").isEmpty)
+        #expect(try store.search.search("echo").isEmpty)
+        #expect(try store.search.search("delta").map(\.id) == [kept.id])
+        #expect(try store.search.search("foxtrot").map(\.id) == [fresh.id])
+    }
+
+    @Test func aReusedRowidInOneGroupIsIndexedOnce() throws {
+        let store = try SearchIndexTests.store()
+        let last = try store.board.create(title: "golf")
+        store.beginWriteGroup()
+        try store.board.delete(id: last.id)
+        let next = try store.board.create(title: "hotel")  // takes the freed rowid
+        try store.commitWriteGroup()
+        try integrityCheck(store)
+        #expect(try store.search.search("golf").isEmpty)
+        #expect(try store.search.search("hotel").map(\.id) == [next.id])
+    }
+
+    @Test func randomGroupsMatchAModel() throws {
+        let store = try SearchIndexTests.store()
+        var model: [String: String] = [:]  // note id -> title
+        var random = SplitMix(seed: 42)
+        let words = ["kilo", "lima", "mike", "oscar", "papa", "quebec", "romeo", "sierra"]
+        for _ in 0..<40 {
+            store.beginWriteGroup()
+            for _ in 0..<Int(random.next() % 8) {
+                let word = words[Int(random.next() % UInt64(words.count))] + String(random.next() % 5)
+                switch random.next() % 3 {
+                case 0:
+                    let note = try store.notes.create(NoteDraft(title: word))
+                    model[note.id] = word
+                case 1:
+                    if let id = model.keys.sorted().first(where: { _ in random.next() % 2 == 0 }) {
+                        _ = try store.notes.update(id: id, NoteChanges(title: word))
+                        model[id] = word
+                    }
+                default:
+                    if let id = model.keys.sorted().first(where: { _ in random.next() % 2 == 0 }) {
+                        try store.notes.delete(id: id)
+                        model[id] = nil
+                    }
+                }
+            }
+            try store.commitWriteGroup()
+        }
+        try integrityCheck(store)
+        for word in words {
+            let expected = Set(model.filter { $0.value.hasPrefix(word) }.keys)
+            #expect(Set(try store.search.search(word, limit: 100).map(\.id)) == expected, "\(word)")
+        }
+    }
+}
+
+/// A small deterministic random source for the tests above.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

@@ -23,6 +23,28 @@ public final class SearchIndex {
 
     init(database: Database) {
         self.database = database
+        database.beforeCommit.append { [unowned self] in try self.applyPending() }
+    }
+
+    /// Brings the FTS5 index up to date with the documents changed in this transaction, in two set-wise
+    /// statements: each document that was indexed before is removed with the text it was indexed with
+    /// (its first queued delete), and each that exists now is indexed with its current text.
+    func applyPending() throws {
+        guard try database.scalarInteger("SELECT 1 FROM search_pending LIMIT 1") != nil else { return }
+        try database.run(
+            """
+            INSERT INTO search_index(search_index, rowid, title, body)
+            SELECT 'delete', p.document_id, p.title, p.body FROM search_pending AS p
+            WHERE p.operation = 'delete'
+              AND p.seq = (SELECT min(q.seq) FROM search_pending AS q WHERE q.document_id = p.document_id)
+            """)
+        try database.run(
+            """
+            INSERT INTO search_index(rowid, title, body)
+            SELECT d.id, d.title, d.body FROM search_documents AS d
+            WHERE d.id IN (SELECT document_id FROM search_pending)
+            """)
+        try database.run("DELETE FROM search_pending")
     }
 
     public func search(_ query: String, domains: Set<ChangeDomain>? = nil, limit: Int = defaultLimit)
@@ -72,6 +94,10 @@ public final class SearchIndex {
                 """
         }
         return try storage {
+            // What this connection changed but has not committed yet is indexed first.
+            if try database.scalarInteger("SELECT 1 FROM search_pending LIMIT 1") != nil {
+                try database.transaction { try applyPending() }
+            }
             var hits: [SearchHit] = []
             try database.statement(sql).forEachRow(values) { row in
                 guard let domain = ChangeDomain(rawValue: row.text(0)) else { return }

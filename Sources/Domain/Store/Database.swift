@@ -17,6 +17,10 @@ public final class Database {
     private var groupArmed = false
     private var groupOpen = false
 
+    /// Work that must be part of every transaction and is cheapest done once per transaction (such as
+    /// bringing the search index up to date); runs just before each COMMIT.
+    var beforeCommit: [() throws -> Void] = []
+
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -143,6 +147,7 @@ public final class Database {
             }
             do {
                 let result = try body()
+                for work in beforeCommit { try work() }
                 try run("COMMIT")
                 return result
             } catch {
@@ -179,11 +184,12 @@ public final class Database {
 
     /// Commits the write group, if one was opened, and disarms it. When the commit fails, everything in
     /// the group is rolled back and the error is thrown: none of the group's mutations happened.
-    public func commitGroup() throws(SQLiteError) {
+    public func commitGroup() throws {
         groupArmed = false
         guard groupOpen else { return }
         groupOpen = false
         do {
+            for work in beforeCommit { try work() }
             try run("COMMIT")
         } catch {
             if isInTransaction { try? run("ROLLBACK") }

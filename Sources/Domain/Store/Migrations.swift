@@ -142,8 +142,10 @@ enum Migrations {
             PRIMARY KEY(snapshot, rank)
         ) WITHOUT ROWID;
         """,
-        // 6: full-text search across every app: a plain table of searchable text per entity (kept current
-        // by triggers, so in the same transaction as the data) and a trigram FTS5 index over it.
+        // 6: full-text search across every app: a plain table of searchable text per entity, kept current
+        // by triggers (so in the same transaction as the data), and a trigram FTS5 index over it. The index
+        // is brought up to date from a queue of changed documents once per transaction, just before the
+        // commit (see SearchIndex): writing to FTS5 row by row would flush its buffers on every statement.
         """
         CREATE TABLE search_documents(
             id INTEGER PRIMARY KEY,
@@ -156,15 +158,22 @@ enum Migrations {
         CREATE VIRTUAL TABLE search_index USING fts5(
             title, body, content = 'search_documents', content_rowid = 'id', tokenize = 'trigram'
         );
+        CREATE TABLE search_pending(
+            seq INTEGER PRIMARY KEY,
+            operation TEXT NOT NULL,
+            document_id INTEGER NOT NULL,
+            title TEXT,
+            body TEXT
+        );
         CREATE TRIGGER search_documents_insert AFTER INSERT ON search_documents BEGIN
-            INSERT INTO search_index(rowid, title, body) VALUES (new.id, new.title, new.body);
+            INSERT INTO search_pending(operation, document_id) VALUES ('insert', new.id);
         END;
         CREATE TRIGGER search_documents_delete AFTER DELETE ON search_documents BEGIN
-            INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+            INSERT INTO search_pending(operation, document_id, title, body) VALUES ('delete', old.id, old.title, old.body);
         END;
         CREATE TRIGGER search_documents_update AFTER UPDATE ON search_documents BEGIN
-            INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
-            INSERT INTO search_index(rowid, title, body) VALUES (new.id, new.title, new.body);
+            INSERT INTO search_pending(operation, document_id, title, body) VALUES ('delete', old.id, old.title, old.body);
+            INSERT INTO search_pending(operation, document_id) VALUES ('insert', new.id);
         END;
         CREATE TRIGGER notes_search_insert AFTER INSERT ON notes BEGIN
             INSERT INTO search_documents(domain, entity_id, title, body) VALUES ('notes', new.id, new.title, new.content);
@@ -232,6 +241,8 @@ enum Migrations {
             SELECT 'messages', id, author_name, text FROM messages;
         INSERT INTO search_documents(domain, entity_id, title, body)
             SELECT 'board', id, title, '' FROM board_posts;
+        DELETE FROM search_pending;
+        INSERT INTO search_index(search_index) VALUES ('rebuild');
         """,
     ]
 
