@@ -54,6 +54,19 @@ import Testing
         #expect(tooMany?["error"]?["data"]?["field"] == "params")
     }
 
+    @Test func stringLengthsInSchemasAreCheckedInCharacters() throws {
+        let server = try SatchelProcess()
+        let emptyID = server.call(request(1, "notes.get", ["id": ""]))
+        #expect(emptyID?["error"]?["code"] == -32602)
+        #expect(emptyID?["error"]?["data"]?["field"] == "id")
+        let emptyVoter = server.call(request(2, "board.vote", ["id": "bp_x", "direction": "up", "voter": ""]))
+        #expect(emptyVoter?["error"]?["data"]?["field"] == "voter")
+        // One character made of several scalars is still one character.
+        let family = server.call(request(3, "board.create", ["title": "x"]))?["result"]?["id"] ?? .null
+        let vote = server.call(request(4, "board.vote", ["id": family, "direction": "up", "voter": "👨‍👩‍👧"]))
+        #expect(vote?["result"]?["myVote"] == "up")
+    }
+
     @Test func positionalParamsFollowTheDiscoveredOrder() throws {
         let server = try SatchelProcess()
         let discovered = server.call(request(1, "rpc.discover"))

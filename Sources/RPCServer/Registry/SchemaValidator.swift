@@ -37,10 +37,14 @@ enum SchemaValidator {
             }
             let minLength = rules["minLength"]?.integerValue
             let maxLength = rules["maxLength"]?.integerValue
-            if minLength != nil || maxLength != nil {
-                let length = Int64(text.count)
-                if let minLength, length < minLength { throw Mismatch(field: path, expected: describe(schema)) }
-                if let maxLength, length > maxLength { throw Mismatch(field: path, expected: describe(schema)) }
+            // Characters are counted only when the UTF-8 length does not settle it (there are never more
+            // characters than bytes, and a non-empty string has at least one).
+            if let minLength, minLength > 0 {
+                let settled = minLength == 1 ? !text.isEmpty : false
+                if !settled, Int64(text.count) < minLength { throw Mismatch(field: path, expected: describe(schema)) }
+            }
+            if let maxLength, Int64(text.utf8.count) > maxLength, Int64(text.count) > maxLength {
+                throw Mismatch(field: path, expected: describe(schema))
             }
         case .integer, .number:
             let number = value.doubleValue!
