@@ -112,7 +112,6 @@ public struct JSONParser {
             return .object(JSONObject())
         }
         var members: [JSONObject.Member] = []
-        members.reserveCapacity(4)
         var seen: Set<String>? = nil
         while true {
             guard position < count else { throw error("unexpected end of input in object") }

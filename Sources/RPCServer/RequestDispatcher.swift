@@ -11,6 +11,9 @@ final class RequestDispatcher {
     let logger: Logger
     let maximumMessageBytes: Int
     private let decoder = MessageDecoder()
+    /// Commits what the connection has written so far (set by the server loop); returns the error when the
+    /// commit failed, after the answers that reported on it have been rewritten.
+    var commitBeforeExternalWork: ((inout JSONWriter) -> DomainError?)?
 
     init(registry: MethodRegistry, session: Session, logger: Logger, maximumMessageBytes: Int) {
         self.registry = registry
@@ -26,12 +29,18 @@ final class RequestDispatcher {
             logger.debug("rejected a message: \(error.data?.description ?? error.message)")
             writeLine(into: &output) { $0.writeResponse(id: .null, error: localized(error)) }
         case .single(let call):
+            if waitsOnExternalWork(call) { _ = commitBeforeExternalWork?(&output) }
             if let answer = answer(call) {
                 writeLine(into: &output, answering: [answer.id], batch: false) { $0.write(answer: answer) }
             }
         case .batch(let calls):
             var answers: [Answer] = []
             for call in calls {
+                if waitsOnExternalWork(call), let error = commitBeforeExternalWork?(&output) {
+                    // The batch's earlier answers reported on the commit that failed.
+                    let failure = ServerError(error).response(in: session.language)
+                    answers = answers.map { Answer(id: $0.id, outcome: .failure(failure)) }
+                }
                 if let answer = answer(call) { answers.append(answer) }
             }
             guard !answers.isEmpty else { return }
@@ -44,6 +53,11 @@ final class RequestDispatcher {
                 writer.writeByte(UInt8(ascii: "]"))
             }
         }
+    }
+
+    private func waitsOnExternalWork(_ call: IncomingCall) -> Bool {
+        guard case .request(let request) = call, let method = registry[request.method] else { return false }
+        return method.waitsOnExternalWork
     }
 
     /// Answers a line that was longer than the limit (it has been skipped).

@@ -81,4 +81,34 @@ import Testing
         let titles = target.call(request(4, "notes.list"))?["result"]?["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
         #expect(titles == ["local", "from source"])
     }
+
+    @Test func countsThatCouldOverflowAndDuplicateKeysAreInvalidDocuments() throws {
+        let server = try SatchelProcess()
+        func document(board: JSONValue = [], messages: JSONValue = []) -> JSONValue {
+            [
+                "format": "satchel", "version": 1, "images": [], "notes": [], "photos": [], "reminders": [], "diary": [],
+                "messages": messages, "messageFeeds": [], "board": board,
+            ]
+        }
+        let post: JSONObject = [
+            "id": "bp_1", "title": "Fig", "ups": .integer(Int64.max), "downs": 0, "votes": [],
+            "createdAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z", "revision": 1,
+        ]
+        let overflow = server.call(request(1, "import", ["document": document(board: [.object(post)]), "mode": "merge"]))
+        #expect(overflow?["error"]?["data"] == ["reason": "invalidDocument", "field": "document.board[0].ups"])
+        var twice = post
+        twice["ups"] = 1
+        twice["votes"] = [["voter": "v", "direction": "up"], ["voter": "v", "direction": "down"]]
+        let voter = server.call(request(2, "import", ["document": document(board: [.object(twice)]), "mode": "merge"]))
+        #expect(voter?["error"]?["data"] == ["reason": "invalidDocument", "field": "document.board[0].votes[1]"])
+        let message: JSONValue = [
+            "id": "m1", "text": "hi", "sentAt": "2026-01-01T00:00:00.000Z", "authorName": "A", "origin": "remote",
+            "feedKey": "k",
+        ]
+        var second = message.objectValue!
+        second["id"] = "m2"
+        let keys = server.call(request(3, "import", ["document": document(messages: [message, .object(second)]), "mode": "merge"]))
+        #expect(keys?["error"]?["data"] == ["reason": "invalidDocument", "field": "document.messages[1].feedKey"])
+        #expect(server.call(request(4, "server.info"))?["result"]?["counts"]?["board"] == 0)
+    }
 }

@@ -196,4 +196,25 @@ import Darwin
             #expect(server.waitForExit() == 2, "\(arguments)")
         }
     }
+
+    @Test func aSlowFeedHoldsNoLockAndNoEarlierAnswer() throws {
+        let feed = try FeedServer(["10", "--delay", "3"])
+        let path = NSTemporaryDirectory() + "satchel-slowfeed-\(UUID().uuidString)/m.sqlite"
+        let loader = try SatchelProcess(["--db", path, "--messages-feed", feed.url, "--feed-timeout", "10"])
+        let other = try SatchelProcess(["--db", path])
+        #expect(other.call(request(1, "ping"))?["result"] == [:])
+        // A write and a slow load arrive together.
+        let started = Date()
+        loader.send(Array((request(1, "notes.create", ["title": "before the load"]) + "\n"
+            + request(2, "messages.loadMore", ["limit": 3]) + "\n").utf8))
+        // The write is answered without waiting for the feed...
+        let first = loader.readMessage(timeout: 2.5)
+        #expect(first?["id"] == 1)
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        // ...and another process can write meanwhile.
+        let written = other.call(request(2, "board.create", ["title": "meanwhile"]))
+        #expect(written?["result"]?["title"] == "meanwhile")
+        #expect(Date().timeIntervalSince(started) < 2.9)
+        #expect(Self.texts(loader.readMessage(timeout: 10)).count == 3)
+    }
 }

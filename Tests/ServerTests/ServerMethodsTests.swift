@@ -67,6 +67,21 @@ import Testing
         #expect(vote?["result"]?["myVote"] == "up")
     }
 
+    @Test func integersMustFitInSixtyFourBits() throws {
+        let server = try SatchelProcess()
+        let id = try #require(server.call(request(1, "notes.create", ["title": "a"]))?["result"]?["id"])
+        _ = server.call(request(2, "notes.create", ["title": "b"]))
+        let huge = server.call(#"{"jsonrpc":"2.0","id":3,"method":"notes.move","params":{"id":\#(id),"toIndex":1e300}}"#)
+        #expect(huge?["error"]?["code"] == -32602)
+        #expect(huge?["error"]?["data"]?["field"] == "toIndex")
+        let revision = server.call(#"{"jsonrpc":"2.0","id":4,"method":"notes.update","params":{"id":\#(id),"title":"x","ifRevision":1e19}}"#)
+        #expect(revision?["error"]?["code"] == -32602)
+        #expect(server.call(request(5, "notes.get", ["id": id]))?["result"]?["title"] == "a")
+        // A whole number written with an exponent is still that integer.
+        let moved = server.call(#"{"jsonrpc":"2.0","id":6,"method":"notes.move","params":{"id":\#(id),"toIndex":1e0}}"#)
+        #expect(moved?["result"]?["revision"] == 2)
+    }
+
     @Test func positionalParamsFollowTheDiscoveredOrder() throws {
         let server = try SatchelProcess()
         let discovered = server.call(request(1, "rpc.discover"))

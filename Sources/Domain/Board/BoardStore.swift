@@ -9,6 +9,9 @@ public final class BoardStore {
     private let ids: any IDGenerator
     private let changes: ChangeLog
 
+    /// How many frozen orders are kept at once.
+    public static let maximumSnapshots = 16
+
     /// How long a paged listing's frozen order stays usable.
     public static let snapshotLifetime: Int64 = 3_600_000
 
@@ -172,6 +175,13 @@ public final class BoardStore {
                 // More than one page: freeze the order now, and page through the frozen order.
                 let now = clock.nowMilliseconds()
                 try database.run("DELETE FROM board_snapshots WHERE created_at < ?1", [.integer(now - Self.snapshotLifetime)])
+                // At most a few frozen orders are kept: a front-end that keeps reopening the list must not
+                // grow the database (the oldest cursors stop working first).
+                try database.run(
+                    """
+                    DELETE FROM board_snapshots WHERE id NOT IN
+                        (SELECT id FROM board_snapshots ORDER BY created_at DESC, id DESC LIMIT ?1)
+                    """, [.integer(Int64(Self.maximumSnapshots - 1))])
                 let snapshot = ids.makeID(kind: "snap")
                 try database.run("INSERT INTO board_snapshots(id, created_at) VALUES (?1, ?2)", [.text(snapshot), .integer(now)])
                 try database.run(

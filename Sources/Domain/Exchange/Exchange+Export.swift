@@ -17,7 +17,7 @@ public final class Exchange {
 
     /// The whole database as one document, read in one transaction so it is a consistent snapshot.
     public func export() throws(DomainError) -> ExchangeDocument {
-        try storage { try database.transaction { try exportLocked() } }
+        try storage { try database.readTransaction { try exportLocked() } }
     }
 
     private func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> [T] {

@@ -17,6 +17,9 @@ struct ImportCheck {
 
     static func time(_ text: String?) -> Int64? { text.flatMap(Timestamp.parse) }
 
+    /// The largest vote count a document may carry.
+    static let maximumCount: Int64 = 1 << 53
+
     private static func invalid(_ field: String) -> DomainError {
         .validation(reason: "invalidDocument", field: "document." + field)
     }
@@ -79,7 +82,7 @@ struct ImportCheck {
             try time(note.deadline, "\(field).deadline", optional: true)
             try time(note.createdAt, "\(field).createdAt")
             try time(note.updatedAt, "\(field).updatedAt")
-            guard note.revision >= 1 else { throw Self.invalid("\(field).revision") }
+            guard (1...Self.maximumCount).contains(note.revision) else { throw Self.invalid("\(field).revision") }
         }
 
         try unique(document.photos.map(\.id), "photos")
@@ -89,7 +92,7 @@ struct ImportCheck {
             guard imageIDs.contains(photo.imageId) else { throw Self.invalid("\(field).imageId") }
             try time(photo.createdAt, "\(field).createdAt")
             try time(photo.updatedAt, "\(field).updatedAt")
-            guard photo.revision >= 1 else { throw Self.invalid("\(field).revision") }
+            guard (1...Self.maximumCount).contains(photo.revision) else { throw Self.invalid("\(field).revision") }
         }
 
         try unique(document.reminders.map(\.id), "reminders")
@@ -102,7 +105,7 @@ struct ImportCheck {
             try time(reminder.completedAt, "\(field).completedAt", optional: true)
             try time(reminder.createdAt, "\(field).createdAt")
             try time(reminder.updatedAt, "\(field).updatedAt")
-            guard reminder.revision >= 1 else { throw Self.invalid("\(field).revision") }
+            guard (1...Self.maximumCount).contains(reminder.revision) else { throw Self.invalid("\(field).revision") }
         }
 
         try unique(document.diary.map(\.id), "diary")
@@ -114,7 +117,7 @@ struct ImportCheck {
             }
             try time(post.createdAt, "\(field).createdAt")
             try time(post.updatedAt, "\(field).updatedAt")
-            guard post.revision >= 1 else { throw Self.invalid("\(field).revision") }
+            guard (1...Self.maximumCount).contains(post.revision) else { throw Self.invalid("\(field).revision") }
         }
 
         try unique(document.messages.map(\.id), "messages")
@@ -125,6 +128,12 @@ struct ImportCheck {
             guard Message.Origin(rawValue: message.origin) != nil else { throw Self.invalid("\(field).origin") }
             try time(message.sentAt, "\(field).sentAt")
         }
+        var feedKeys = Set<String>()
+        for (index, message) in document.messages.enumerated() {
+            if let key = message.feedKey, !feedKeys.insert(key).inserted {
+                throw Self.invalid("messages[\(index)].feedKey")
+            }
+        }
         for (index, feed) in document.messageFeeds.enumerated() where feed.consumed < 0 || feed.feed.isEmpty {
             throw Self.invalid("messageFeeds[\(index)]")
         }
@@ -133,13 +142,17 @@ struct ImportCheck {
         for (index, post) in document.board.enumerated() {
             let field = "board[\(index)]"
             try rule(field) { () throws(DomainError) in try BoardPost.check(title: post.title) }
-            guard post.ups >= 0, post.downs >= 0 else { throw Self.invalid("\(field).ups") }
-            for (number, vote) in post.votes.enumerated() where vote.voter.isEmpty || !["up", "down"].contains(vote.direction) {
+            // Counts stay far from overflow (2^53 also keeps them exact as JSON numbers everywhere).
+            guard (0...Self.maximumCount).contains(post.ups) else { throw Self.invalid("\(field).ups") }
+            guard (0...Self.maximumCount).contains(post.downs) else { throw Self.invalid("\(field).downs") }
+            var voters = Set<String>()
+            for (number, vote) in post.votes.enumerated()
+            where vote.voter.isEmpty || !["up", "down"].contains(vote.direction) || !voters.insert(vote.voter).inserted {
                 throw Self.invalid("\(field).votes[\(number)]")
             }
             try time(post.createdAt, "\(field).createdAt")
             try time(post.updatedAt, "\(field).updatedAt")
-            guard post.revision >= 1 else { throw Self.invalid("\(field).revision") }
+            guard (1...Self.maximumCount).contains(post.revision) else { throw Self.invalid("\(field).revision") }
         }
     }
 }

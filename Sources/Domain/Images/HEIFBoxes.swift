@@ -48,13 +48,19 @@ struct HEIFBoxes {
     }
 
     func primaryImageSize() -> (width: Int, height: Int)? {
-        guard let meta = boxes(in: start..<bytes.count).first(where: { $0.type == "meta" }) else { return nil }
+        // Every read below stays inside the box it belongs to: the file is whatever a client sent.
+        guard let meta = boxes(in: start..<bytes.count).first(where: { $0.type == "meta" }), meta.body.count >= 4
+        else { return nil }
         // `meta` is a full box: version and flags come first.
         let children = boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound)
         var primary: Int? = nil
-        if let pitm = children.first(where: { $0.type == "pitm" }) {
+        if let pitm = children.first(where: { $0.type == "pitm" }), pitm.body.count >= 6 {
             let version = bytes[pitm.body.lowerBound]
-            primary = version == 0 ? u16(pitm.body.lowerBound + 4) : u32(pitm.body.lowerBound + 4)
+            if version == 0 {
+                primary = u16(pitm.body.lowerBound + 4)
+            } else if pitm.body.count >= 8 {
+                primary = u32(pitm.body.lowerBound + 4)
+            }
         }
         guard let iprp = children.first(where: { $0.type == "iprp" }) else { return nil }
         let propertyBoxes = boxes(in: iprp.body)
@@ -74,16 +80,16 @@ struct HEIFBoxes {
             let property = properties[index - 1]
             let body = property.body.lowerBound
             switch property.type {
-            case "ispe" where size == nil:
+            case "ispe" where size == nil && property.body.count >= 12:
                 if let width = u32(body + 4), let height = u32(body + 8), width > 0, height > 0 { size = (width, height) }
-            case "clap" where crop == nil:
+            case "clap" where crop == nil && property.body.count >= 16:
                 if let widthN = u32(body), let widthD = u32(body + 4), let heightN = u32(body + 8),
                     let heightD = u32(body + 12), widthD > 0, heightD > 0, widthN > 0, heightN > 0
                 {
                     crop = (widthN / widthD, heightN / heightD)
                 }
             case "irot":
-                if body < bytes.count { quarterTurns = Int(bytes[body] & 0x03) }
+                if property.body.count >= 1 { quarterTurns = Int(bytes[body] & 0x03) }
             default:
                 break
             }

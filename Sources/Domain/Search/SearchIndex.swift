@@ -18,6 +18,8 @@ public final class SearchIndex {
     private let database: Database
 
     public static let defaultLimit = 20
+    /// The most words a query may have.
+    public static let maximumTerms = 32
     public static let maximumLimit = 100
     static let mark = "**"
 
@@ -52,6 +54,9 @@ public final class SearchIndex {
     {
         let terms = query.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !terms.isEmpty else { return [] }
+        guard terms.count <= Self.maximumTerms else {
+            throw .invalidArgument(field: "query", expected: "at most \(Self.maximumTerms) words")
+        }
         let long = terms.filter { $0.unicodeScalars.count >= 3 }
         let short = terms.filter { $0.unicodeScalars.count < 3 }
         var values: [SQLValue] = []
@@ -99,7 +104,8 @@ public final class SearchIndex {
                 try database.transaction { try applyPending() }
             }
             var hits: [SearchHit] = []
-            try database.statement(sql).forEachRow(values) { row in
+            // The SQL depends on the query's shape, so it is prepared for this search only, not cached.
+            try Statement(database: database, sql: sql).forEachRow(values) { row in
                 guard let domain = ChangeDomain(rawValue: row.text(0)) else { return }
                 let title = row.text(2)
                 let body = row.text(3)

@@ -16,6 +16,9 @@ public final class Database {
     /// (later transactions nest as savepoints) until ``commitGroup()``.
     private var groupArmed = false
     private var groupOpen = false
+    /// SQLite rolled the group's transaction back on its own (disk full, I/O error): everything the group
+    /// did is gone, so nothing more may join it and its commit must fail.
+    private var groupLost = false
 
     /// Work that must be part of every transaction and is cheapest done once per transaction (such as
     /// bringing the search index up to date); runs just before each COMMIT.
@@ -139,6 +142,10 @@ public final class Database {
     /// Within an armed write group (see ``armGroup()``), the outermost transaction stays open until
     /// ``commitGroup()``, so pipelined mutations share one commit.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if groupOpen && (groupLost || !isInTransaction) {
+            groupLost = true
+            throw Self.groupRolledBack
+        }
         if !isInTransaction {
             try run("BEGIN IMMEDIATE")
             if groupArmed {
@@ -158,6 +165,21 @@ public final class Database {
         return try savepoint(body)
     }
 
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so it sees one consistent state without
+    /// taking the write lock; inside a transaction it simply runs there.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try body() }
+        try run("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? run("ROLLBACK") }
+            throw error
+        }
+    }
+
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         let name = "s\(savepointDepth)"
@@ -172,6 +194,8 @@ public final class Database {
             if isInTransaction {
                 try? run("ROLLBACK TO \(name)")
                 try? run("RELEASE \(name)")
+            } else if groupOpen {
+                groupLost = true
             }
             throw error
         }
@@ -188,6 +212,11 @@ public final class Database {
         groupArmed = false
         guard groupOpen else { return }
         groupOpen = false
+        if groupLost || !isInTransaction {
+            groupLost = false
+            if isInTransaction { try? run("ROLLBACK") }
+            throw Self.groupRolledBack
+        }
         do {
             for work in beforeCommit { try work() }
             try run("COMMIT")
@@ -196,6 +225,10 @@ public final class Database {
             throw error
         }
     }
+
+    /// The error of a write group whose transaction SQLite rolled back before its commit.
+    static let groupRolledBack = SQLiteError(
+        code: SQLITE_ABORT, message: "the shared transaction was rolled back before its commit; nothing of it was kept")
 
     /// Whether a write group holds uncommitted work.
     public var hasOpenGroup: Bool { groupOpen }

@@ -39,6 +39,20 @@ final class ServerLoop {
         self.logger = logger
         self.framer = LineFramer(maximumLineBytes: dispatcher.maximumMessageBytes)
         self.notifier = ChangeNotifier(store: store, session: dispatcher.session, logger: logger)
+        dispatcher.commitBeforeExternalWork = { [unowned self] output in
+            defer { self.store.beginWriteGroup() }
+            // Commit, then let the answers so far go out: they need not wait for the slow work either.
+            var failure: DomainError? = nil
+            do throws(DomainError) {
+                try self.store.commitWriteGroup()
+                self.dispatcher.answersCommitted()
+            } catch {
+                self.dispatcher.answersRolledBack(error, output: &output)
+                failure = error
+            }
+            self.write(&output)
+            return failure
+        }
     }
 
     /// Serves until end of input, a stop signal or `exit`; returns the process's exit code.
@@ -121,11 +135,16 @@ final class ServerLoop {
             dispatcher.answersRolledBack(error, output: &pending)
         }
         notifier.deliver(into: &pending)
-        guard !pending.bytes.isEmpty else { return }
-        if !outputBroken && !output.write(pending.bytes) {
+        write(&pending)
+    }
+
+    /// Writes `bytes` to stdout and empties them.
+    private func write(_ bytes: inout JSONWriter) {
+        guard !bytes.bytes.isEmpty else { return }
+        if !outputBroken && !output.write(bytes.bytes) {
             outputBroken = true
             logger.warn("stdout is closed; answers are dropped from now on")
         }
-        pending.removeAll()
+        bytes.removeAll()
     }
 }

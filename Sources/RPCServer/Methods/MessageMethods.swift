@@ -26,7 +26,7 @@ enum MessageMethods {
             ) { params, _ in
                 EntityJSON.page(try messages.list(params.pageRequest)) { $0.write(message: $1) }
             },
-            RPCMethod(
+            RPCMethod.waitingOnExternalWork(
                 "messages.loadMore",
                 summary: "The user scrolled to the top: fetches, stores and returns the next older batch from the feed.",
                 params: [.optional("limit", Schema.integer(minimum: 1, maximum: 500), "How many to ask for (default 20).")],

@@ -13,6 +13,9 @@ struct RPCMethod {
     /// The result's JSON Schema; `nil` for a notification, which has no result.
     var result: JSONValue?
     var handler: Handler
+    /// The method waits on something outside the database (the message feed): what the connection has
+    /// written so far is committed first, so no other process waits on this one's write lock meanwhile.
+    var waitsOnExternalWork = false
 
     init(
         _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
@@ -23,6 +26,15 @@ struct RPCMethod {
         self.params = params
         self.result = result
         self.handler = handler
+    }
+
+    /// A method that waits on something outside the database (see ``waitsOnExternalWork``).
+    static func waitingOnExternalWork(
+        _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?, handler: @escaping Handler
+    ) -> RPCMethod {
+        var method = RPCMethod(name, summary: summary, params: params, result: result, handler: handler)
+        method.waitsOnExternalWork = true
+        return method
     }
 
     /// The params as one object schema (what an MCP tool publishes as its `inputSchema`).

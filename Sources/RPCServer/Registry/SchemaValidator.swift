@@ -101,7 +101,8 @@ enum SchemaValidator {
         case ("string", .string), ("boolean", .bool), ("null", .null), ("array", .array), ("object", .object):
             return true
         case ("integer", .integer): return true
-        case ("integer", .number(let number)): return number.isFinite && number.rounded() == number
+        // A whole number written with a fraction or exponent (`3.0`, `1e2`) counts, if it fits in 64 bits.
+        case ("integer", .number(let number)): return Int64(exactly: number) != nil
         case ("number", .integer), ("number", .number): return true
         default: return false
         }
