@@ -29,19 +29,18 @@ final class RequestDispatcher {
             logger.debug("rejected a message: \(error.data?.description ?? error.message)")
             writeLine(into: &output) { $0.writeResponse(id: .null, error: localized(error)) }
         case .single(let call):
-            if waitsOnExternalWork(call) { _ = commitBeforeExternalWork?(&output) }
-            if let answer = answer(call) {
+            if let answer = answer(call, output: &output, commitFailed: { _ in }) {
                 writeLine(into: &output, answering: [answer.id], batch: false) { $0.write(answer: answer) }
             }
         case .batch(let calls):
             var answers: [Answer] = []
             for call in calls {
-                if waitsOnExternalWork(call), let error = commitBeforeExternalWork?(&output) {
+                let answer = answer(call, output: &output) { error in
                     // The batch's earlier answers reported on the commit that failed.
-                    let failure = ServerError(error).response(in: session.language)
+                    let failure = ServerError(error).response(in: self.session.language)
                     answers = answers.map { Answer(id: $0.id, outcome: .failure(failure)) }
                 }
-                if let answer = answer(call) { answers.append(answer) }
+                if let answer { answers.append(answer) }
             }
             guard !answers.isEmpty else { return }
             writeLine(into: &output, answering: answers.map(\.id), batch: true) { writer in
@@ -53,11 +52,6 @@ final class RequestDispatcher {
                 writer.writeByte(UInt8(ascii: "]"))
             }
         }
-    }
-
-    private func waitsOnExternalWork(_ call: IncomingCall) -> Bool {
-        guard case .request(let request) = call, let method = registry[request.method] else { return false }
-        return method.waitsOnExternalWork
     }
 
     /// Answers a line that was longer than the limit (it has been skipped).
@@ -117,7 +111,9 @@ final class RequestDispatcher {
     }
 
     /// Runs one call; `nil` when nothing is to be answered (a notification, or a response from the client).
-    func answer(_ call: IncomingCall) -> Answer? {
+    /// Before a method that waits on external work, what came before is committed and written out of
+    /// `output`; `commitFailed` hears when that commit failed (the lines in `output` are already rewritten).
+    func answer(_ call: IncomingCall, output: inout JSONWriter, commitFailed: (DomainError) -> Void) -> Answer? {
         switch call {
         case .invalid(let id, let error):
             return Answer(id: id, outcome: .failure(localized(error)))
@@ -125,7 +121,11 @@ final class RequestDispatcher {
             logger.debug("ignored a response object with id \(id): this server sends no requests")
             return nil
         case .request(let request):
-            let outcome = run(request)
+            let method = registry[request.method]
+            if method?.waitsOnExternalWork == true, let error = commitBeforeExternalWork?(&output) {
+                commitFailed(error)
+            }
+            let outcome = run(request, method)
             guard let id = request.id else {
                 if case .failure(let error) = outcome {
                     logger.debug("notification \(request.method) failed: \(error.message)")
@@ -136,8 +136,8 @@ final class RequestDispatcher {
         }
     }
 
-    private func run(_ request: Request) -> Answer.Outcome {
-        guard let method = registry[request.method] else {
+    private func run(_ request: Request, _ method: RPCMethod?) -> Answer.Outcome {
+        guard let method else {
             return .failure(ServerError.methodNotFound(request.method).response(in: session.language))
         }
         if session.isShuttingDown && method.name != "exit" {

@@ -29,12 +29,9 @@ enum DiaryMethods {
                 writer.write(string: post.id)
                 writer.writeRaw(",\"text\":")
                 writer.write(optionalString: post.text)
-                writer.writeRaw(",\"images\":[")
-                for (index, image) in post.images.enumerated() {
-                    if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
-                    writer.write(image: image)
-                }
-                writer.writeRaw("],\"createdAt\":")
+                writer.writeRaw(",\"images\":")
+                writer.write(images: post.images)
+                writer.writeRaw(",\"createdAt\":")
                 writer.write(timestamp: post.createdAt)
                 writer.writeRaw(",\"updatedAt\":")
                 writer.write(timestamp: post.updatedAt)
@@ -59,12 +56,9 @@ enum DiaryMethods {
         writer.write(string: preview.excerpt)
         writer.writeRaw(",\"truncated\":")
         writer.write(bool: preview.truncated)
-        writer.writeRaw(",\"thumbnails\":[")
-        for (index, image) in preview.thumbnails.enumerated() {
-            if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
-            writer.write(image: image)
-        }
-        writer.writeRaw("],\"imageCount\":")
+        writer.writeRaw(",\"thumbnails\":")
+        writer.write(images: preview.thumbnails)
+        writer.writeRaw(",\"imageCount\":")
         writer.write(integer: Int64(preview.imageCount))
         writer.writeByte(UInt8(ascii: "}"))
     }

@@ -59,6 +59,16 @@ extension JSONWriter {
         writeByte(UInt8(ascii: "}"))
     }
 
+    /// `[image, …]`
+    mutating func write(images: [ImageRecord]) {
+        writeByte(UInt8(ascii: "["))
+        for (index, image) in images.enumerated() {
+            if index > 0 { writeByte(UInt8(ascii: ",")) }
+            write(image: image)
+        }
+        writeByte(UInt8(ascii: "]"))
+    }
+
     mutating func write(photo: PhotoNote) {
         writeRaw("{\"id\":")
         write(string: photo.id)
@@ -102,12 +112,6 @@ extension JSONWriter {
 
 /// How domain values look on the wire, and the JSON Schemas that describe them.
 enum EntityJSON {
-    static func timestamp(_ milliseconds: Int64) -> JSONValue { .string(Timestamp.format(milliseconds: milliseconds)) }
-
-    static func color(_ color: HSBColor) -> JSONValue {
-        .encoded(EncodedJSON(capacity: 96) { $0.write(color: color) })
-    }
-
     static func note(_ note: Note) -> JSONValue {
         .encoded(EncodedJSON(capacity: 256 + note.content.utf8.count) { $0.write(note: note) })
     }
