@@ -14,6 +14,11 @@ public struct SearchHit: Sendable, Equatable {
 /// matches — word beginnings (prefixes) included, in Russian and in Japanese as well as in English. The
 /// query is always text: quotes, `*`, `-`, `NEAR` and the like are searched for, never interpreted. Terms
 /// shorter than three characters (a two-kanji word) are matched by substring over the same documents.
+///
+/// Writes pay nothing for search: the index follows the change log (SPEC §11), which every mutation
+/// appends to anyway. It takes in what the log holds beyond `search_state.indexed_through` before every
+/// search (so a search always sees every committed change, and the searching connection's own uncommitted
+/// ones) and, in small steps, whenever the server has been idle for a moment.
 public final class SearchIndex {
     private let database: Database
 
@@ -25,28 +30,124 @@ public final class SearchIndex {
 
     init(database: Database) {
         self.database = database
-        database.beforeCommit.append { [unowned self] in try self.applyPending() }
     }
 
-    /// Brings the FTS5 index up to date with the documents changed in this transaction, in two set-wise
-    /// statements: each document that was indexed before is removed with the text it was indexed with
-    /// (its first queued delete), and each that exists now is indexed with its current text.
-    func applyPending() throws {
-        guard try database.scalarInteger("SELECT 1 FROM search_pending LIMIT 1") != nil else { return }
-        try database.run(
+    // MARK: Keeping the index current
+
+    /// The text each searchable domain gives the index for one entity: (title, body).
+    private static let sourceSQL: [ChangeDomain: String] = [
+        .notes: "SELECT title, content FROM notes WHERE id = ?1",
+        .photos: "SELECT coalesce(caption, ''), '' FROM photo_notes WHERE id = ?1",
+        .diary: "SELECT '', coalesce(text, '') FROM diary_posts WHERE id = ?1",
+        .reminders: "SELECT title, coalesce(memo, '') FROM reminders WHERE id = ?1",
+        .messages: "SELECT author_name, text FROM messages WHERE id = ?1",
+        .board: "SELECT title, '' FROM board_posts WHERE id = ?1",
+    ]
+
+    /// How many changes one idle step takes in at most (a few milliseconds of work under the write lock).
+    public static let idleBatch = 500
+
+    /// Whether the change log holds changes the index has not taken in yet.
+    public func isBehind() throws(DomainError) -> Bool {
+        try storage { try behind() }
+    }
+
+    private func behind() throws -> Bool {
+        try database.scalarInteger(
             """
-            INSERT INTO search_index(search_index, rowid, title, body)
-            SELECT 'delete', p.document_id, p.title, p.body FROM search_pending AS p
-            WHERE p.operation = 'delete'
-              AND p.seq = (SELECT min(q.seq) FROM search_pending AS q WHERE q.document_id = p.document_id)
-            """)
-        try database.run(
-            """
-            INSERT INTO search_index(rowid, title, body)
-            SELECT d.id, d.title, d.body FROM search_documents AS d
-            WHERE d.id IN (SELECT document_id FROM search_pending)
-            """)
-        try database.run("DELETE FROM search_pending")
+            SELECT (SELECT coalesce(max(seq), 0) FROM changes) > (SELECT indexed_through FROM search_state)
+            """) == 1
+    }
+
+    /// Takes in at most `limit` changes from the log, in one transaction; returns whether more are left.
+    ///
+    /// With `waiting: false` the step gives up at once (returning `true`) when another connection holds the
+    /// write lock, instead of waiting for it: idle work must never keep the server from its input.
+    @discardableResult
+    public func catchUp(limit: Int = idleBatch, waiting: Bool = true) throws(DomainError) -> Bool {
+        try storage {
+            guard try behind() else { return false }
+            if !waiting {
+                do {
+                    return try database.withoutWaitingForLocks { try database.transaction { try takeIn(limit) } }
+                } catch let error as SQLiteError where error.isBusy {
+                    return true
+                }
+            }
+            return try database.transaction { try takeIn(limit) }
+        }
+    }
+
+    /// Brings the index fully up to date (in the current transaction, or a new one).
+    func catchUpFully() throws {
+        guard try behind() else { return }
+        try database.transaction {
+            while try takeIn(4096) {}
+        }
+    }
+
+    private struct Entity: Hashable {
+        var domain: ChangeDomain
+        var id: String
+    }
+
+    /// Re-indexes every entity named by the next `limit` changes after `indexed_through`; returns whether
+    /// the log holds more. Runs inside a transaction.
+    private func takeIn(_ limit: Int) throws -> Bool {
+        let through = try database.scalarInteger("SELECT indexed_through FROM search_state") ?? 0
+        var last = through
+        var seen: Set<Entity> = []
+        var entities: [Entity] = []
+        try database.statement("SELECT seq, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2")
+            .forEachRow([.integer(through), .integer(Int64(limit))]) { row in
+                last = row.int64(0)
+                // A move changes no text; images have none.
+                guard row.text(2) != ChangeKind.moved.rawValue, let domain = ChangeDomain(rawValue: row.text(1)),
+                    Self.sourceSQL[domain] != nil
+                else { return }
+                let entity = Entity(domain: domain, id: row.text(3))
+                if seen.insert(entity).inserted { entities.append(entity) }
+            }
+        for entity in entities { try reindex(entity) }
+        guard last > through else { return false }
+        try database.run("UPDATE search_state SET indexed_through = ?1", [.integer(last)])
+        return try behind()
+    }
+
+    /// Makes the index hold `entity`'s current text, or nothing when it is gone. Unchanged text costs only
+    /// two lookups.
+    private func reindex(_ entity: Entity) throws {
+        guard let sourceSQL = Self.sourceSQL[entity.domain] else { return }
+        let current = try database.statement(sourceSQL).first([.text(entity.id)]) { ($0.text(0), $0.text(1)) }
+        let indexed = try database.statement(
+            "SELECT id, title, body FROM search_documents WHERE domain = ?1 AND entity_id = ?2"
+        ).first([.text(entity.domain.rawValue), .text(entity.id)]) { ($0.int64(0), $0.text(1), $0.text(2)) }
+        if let indexed, let current, indexed.1 == current.0, indexed.2 == current.1 { return }
+        var document: Int64? = nil
+        if let indexed {
+            try database.run(
+                "INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', ?1, ?2, ?3)",
+                [.integer(indexed.0), .text(indexed.1), .text(indexed.2)])
+            if current == nil {
+                try database.run("DELETE FROM search_documents WHERE id = ?1", [.integer(indexed.0)])
+            } else {
+                try database.run(
+                    "UPDATE search_documents SET title = ?2, body = ?3 WHERE id = ?1",
+                    [.integer(indexed.0), .text(current!.0), .text(current!.1)])
+                document = indexed.0
+            }
+        } else if let current {
+            document = try database.statement(
+                "INSERT INTO search_documents(domain, entity_id, title, body) VALUES (?1, ?2, ?3, ?4) RETURNING id"
+            ).first([.text(entity.domain.rawValue), .text(entity.id), .text(current.0), .text(current.1)]) {
+                $0.int64(0)
+            }
+        }
+        if let document, let current {
+            try database.run(
+                "INSERT INTO search_index(rowid, title, body) VALUES (?1, ?2, ?3)",
+                [.integer(document), .text(current.0), .text(current.1)])
+        }
     }
 
     public func search(_ query: String, domains: Set<ChangeDomain>? = nil, limit: Int = defaultLimit)
@@ -99,10 +200,8 @@ public final class SearchIndex {
                 """
         }
         return try storage {
-            // What this connection changed but has not committed yet is indexed first.
-            if try database.scalarInteger("SELECT 1 FROM search_pending LIMIT 1") != nil {
-                try database.transaction { try applyPending() }
-            }
+            // Every change committed so far (and this connection's own, not yet committed) is taken in first.
+            try catchUpFully()
             var hits: [SearchHit] = []
             // The SQL depends on the query's shape, so it is prepared for this search only, not cached.
             try Statement(database: database, sql: sql).forEachRow(values) { row in

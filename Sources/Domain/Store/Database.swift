@@ -20,10 +20,6 @@ public final class Database {
     /// did is gone, so nothing more may join it and its commit must fail.
     private var groupLost = false
 
-    /// Work that must be part of every transaction and is cheapest done once per transaction (such as
-    /// bringing the search index up to date); runs just before each COMMIT.
-    var beforeCommit: [() throws -> Void] = []
-
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -154,7 +150,6 @@ public final class Database {
             }
             do {
                 let result = try body()
-                for work in beforeCommit { try work() }
                 try run("COMMIT")
                 return result
             } catch {
@@ -163,6 +158,14 @@ public final class Database {
             }
         }
         return try savepoint(body)
+    }
+
+    /// Runs `body` with no busy timeout: a lock held by another connection fails at once with
+    /// `SQLITE_BUSY` instead of being waited for (for optional work that must not stall the caller).
+    func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        return try body()
     }
 
     /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so it sees one consistent state without
@@ -218,7 +221,6 @@ public final class Database {
             throw Self.groupRolledBack
         }
         do {
-            for work in beforeCommit { try work() }
             try run("COMMIT")
         } catch {
             if isInTransaction { try? run("ROLLBACK") }

@@ -244,20 +244,61 @@ enum Migrations {
         DELETE FROM search_pending;
         INSERT INTO search_index(search_index) VALUES ('rebuild');
         """,
+        // 7: the search index follows the change log instead of triggers. A write no longer pays for search
+        // at all; the index is brought up to the log (SearchIndex.catchUp) before every search and while
+        // the server is idle. `indexed_through` is the last change the index holds; version 6 kept the
+        // index current in every transaction, so it starts at the newest change (after taking in anything
+        // still queued, which version 6 left only if a process died between a write and its commit).
+        """
+        INSERT INTO search_index(search_index, rowid, title, body)
+        SELECT 'delete', p.document_id, p.title, p.body FROM search_pending AS p
+        WHERE p.operation = 'delete'
+          AND p.seq = (SELECT min(q.seq) FROM search_pending AS q WHERE q.document_id = p.document_id);
+        INSERT INTO search_index(rowid, title, body)
+        SELECT d.id, d.title, d.body FROM search_documents AS d
+        WHERE d.id IN (SELECT document_id FROM search_pending);
+        DROP TRIGGER search_documents_insert;
+        DROP TRIGGER search_documents_delete;
+        DROP TRIGGER search_documents_update;
+        DROP TRIGGER notes_search_insert;
+        DROP TRIGGER notes_search_update;
+        DROP TRIGGER notes_search_delete;
+        DROP TRIGGER photo_notes_search_insert;
+        DROP TRIGGER photo_notes_search_update;
+        DROP TRIGGER photo_notes_search_delete;
+        DROP TRIGGER diary_posts_search_insert;
+        DROP TRIGGER diary_posts_search_update;
+        DROP TRIGGER diary_posts_search_delete;
+        DROP TRIGGER reminders_search_insert;
+        DROP TRIGGER reminders_search_update;
+        DROP TRIGGER reminders_search_delete;
+        DROP TRIGGER messages_search_insert;
+        DROP TRIGGER messages_search_update;
+        DROP TRIGGER messages_search_delete;
+        DROP TRIGGER board_posts_search_insert;
+        DROP TRIGGER board_posts_search_update;
+        DROP TRIGGER board_posts_search_delete;
+        DROP TABLE search_pending;
+        CREATE TABLE search_state(
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            indexed_through INTEGER NOT NULL
+        );
+        INSERT INTO search_state(id, indexed_through) SELECT 1, coalesce(max(seq), 0) FROM changes;
+        """,
     ]
 
     /// The schema version this build writes.
     static var latestVersion: Int { all.count }
 
-    /// Brings `database` up to ``latestVersion``, one transaction per step. A database written by a newer
-    /// build is refused rather than misread.
-    static func migrate(_ database: Database) throws {
+    /// Brings `database` up to `target` (``latestVersion`` unless a test asks for an older schema), one
+    /// transaction per step. A database written by a newer build is refused rather than misread.
+    static func migrate(_ database: Database, to target: Int = latestVersion) throws {
         let current = Int(try database.scalarInteger("PRAGMA user_version") ?? 0)
         guard current <= latestVersion else {
             throw SQLiteError(
                 code: 1, message: "the database has schema version \(current); this satchel knows up to \(latestVersion)")
         }
-        for version in current..<latestVersion {
+        for version in current..<max(current, target) {
             try database.transaction {
                 // Another process may have migrated while this one waited for the write lock.
                 let now = Int(try database.scalarInteger("PRAGMA user_version") ?? 0)

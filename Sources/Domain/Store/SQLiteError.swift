@@ -28,6 +28,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         return text
     }
 
+    /// Another connection holds the lock this one needed.
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY }
+
     /// The stable reason reported to clients as `-32005 {reason}`.
     public var storageReason: String {
         switch primaryCode {

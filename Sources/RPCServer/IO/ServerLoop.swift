@@ -23,6 +23,10 @@ final class ServerLoop {
 
     /// How often a subscribed connection looks for commits made by other processes.
     static let changePollMilliseconds: Int32 = 50
+    /// How long input must have been quiet before the server spends a step on the search index.
+    static let idleIndexMilliseconds: Int32 = 20
+    /// Whether the search index may lag the change log (after any input, and at start).
+    private var indexMayBeBehind = true
 
     /// Answers are written out once this many bytes are waiting, even in the middle of a chunk.
     private let flushThreshold = 1 << 20
@@ -69,14 +73,20 @@ final class ServerLoop {
             descriptors[1].revents = 0
             // A subscribed connection also watches the database for other processes' commits, a few times a
             // second (a cheap indexed read); otherwise the loop sleeps until input or a signal arrives.
-            let timeout: Int32 = dispatcher.session.subscription == nil ? -1 : Self.changePollMilliseconds
+            var timeout: Int32 = dispatcher.session.subscription == nil ? -1 : Self.changePollMilliseconds
+            if indexMayBeBehind {
+                timeout = timeout < 0 ? Self.idleIndexMilliseconds : min(timeout, Self.idleIndexMilliseconds)
+            }
             let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 logger.error("poll failed: errno \(errno)")
                 break
             }
-            if ready == 0 { continue }  // the top of the loop delivers what other processes committed
+            if ready == 0 {
+                if indexMayBeBehind { indexWhileIdle() }
+                continue  // the top of the loop delivers what other processes committed
+            }
             if descriptors[1].revents != 0 {
                 logger.info("stop signal received; finishing")
                 break
@@ -90,6 +100,7 @@ final class ServerLoop {
             }
             // Everything in this chunk shares one commit, made (in flush) before any of its answers is written.
             store.beginWriteGroup()
+            indexMayBeBehind = true
             if count == 0 {
                 framer.finish { event in handle(event) }
                 break
@@ -100,6 +111,17 @@ final class ServerLoop {
         finishSession()
         flush()
         return 0
+    }
+
+    /// One small step of bringing the search index up to the change log, taken only while input is quiet,
+    /// never waiting for another process's write lock (a search catches up on what is left).
+    private func indexWhileIdle() {
+        do {
+            indexMayBeBehind = try store.search.catchUp(limit: SearchIndex.idleBatch, waiting: false)
+        } catch {
+            logger.error("could not update the search index: \(error)")
+            indexMayBeBehind = false
+        }
     }
 
     /// However serving ends (end of input, a signal, `exit`), the editing session ends with its cleanup.
