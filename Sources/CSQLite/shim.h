@@ -8,4 +8,10 @@ static inline sqlite3_destructor_type satchel_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+// sqlite3_config is variadic, which Swift cannot call. Turning memory statistics off spares every SQLite
+// allocation a global mutex; it must run before SQLite initializes (it fails harmlessly afterwards).
+static inline int satchel_sqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -20,18 +20,24 @@ public final class RandomIDGenerator: IDGenerator {
         let time = UInt64(max(0, clock.nowMilliseconds())) & 0xFFFF_FFFF_FFFF
         let high = UInt64.random(in: 0...UInt64.max, using: &generator)
         let low = UInt16.random(in: 0...UInt16.max, using: &generator)
-        // 128 bits: 48 of time, 80 of randomness, written as 26 base-32 digits.
+        // 128 bits: 48 of time, 80 of randomness, written as 26 base-32 digits after "kind_", in one allocation.
         var value = (time: time, high: high, low: UInt64(low))
-        var digits = [UInt8](repeating: 0, count: 26)
-        for index in stride(from: 25, through: 0, by: -1) {
-            let digit = value.low & 31
-            digits[index] = Self.alphabet[Int(digit)]
-            // Shift the 128-bit number right by 5: low <- (high << 11 | low >> 5) within 16 bits, and so on.
-            value.low = (value.low >> 5) | ((value.high & 31) << 11)
-            value.high = (value.high >> 5) | ((value.time & 31) << 59)
-            value.time >>= 5
+        var prefix = kind
+        return prefix.withUTF8 { kindBytes in
+            String(unsafeUninitializedCapacity: kindBytes.count + 27) { buffer in
+                _ = buffer.initialize(fromContentsOf: kindBytes)
+                buffer[kindBytes.count] = UInt8(ascii: "_")
+                let start = kindBytes.count + 1
+                for index in stride(from: 25, through: 0, by: -1) {
+                    buffer[start + index] = Self.alphabet[Int(value.low & 31)]
+                    // Shift the 128-bit number right by 5: low <- (high << 11 | low >> 5) within 16 bits, and so on.
+                    value.low = (value.low >> 5) | ((value.high & 31) << 11)
+                    value.high = (value.high >> 5) | ((value.time & 31) << 59)
+                    value.time >>= 5
+                }
+                return start + 26
+            }
         }
-        return kind + "_" + String(decoding: digits, as: UTF8.self)
     }
 }
 

@@ -10,8 +10,10 @@ public final class Database {
     let handle: OpaquePointer
     /// The file path, or `nil` for an in-memory database.
     public let path: String?
-    private var statements: [String: Statement] = [:]
+    private var statements: [SQLText: Statement] = [:]
     private var savepointDepth = 0
+    /// `SAVEPOINT sN`, `RELEASE sN`, `ROLLBACK TO sN` for each depth N, so a savepoint costs no string work.
+    private var savepointSQL: [(begin: String, release: String, rollback: String)] = []
     /// Whether a write group is armed: the next transaction opens one `BEGIN IMMEDIATE` that stays open
     /// (later transactions nest as savepoints) until ``commitGroup()``.
     private var groupArmed = false
@@ -26,6 +28,7 @@ public final class Database {
     /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is `nil`.
     /// A new file is created with permissions 0600 and its directory with 0700.
     public init(path: String?) throws(SQLiteError) {
+        _ = Self.configureOnce
         if let path {
             try Self.prepareLocation(path)
         }
@@ -43,7 +46,9 @@ public final class Database {
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
         if path != nil {
-            let mode = try scalarText("PRAGMA journal_mode = WAL")
+            // Switching a new file to WAL can meet another process doing the same: SQLite reports that as
+            // SQLITE_BUSY at once, without its busy handler, so it is retried here for the same time.
+            let mode = try whileBusy { () throws(SQLiteError) -> String? in try scalarText("PRAGMA journal_mode = WAL") }
             guard mode?.lowercased() == "wal" else {
                 throw SQLiteError(code: SQLITE_ERROR, message: "journal_mode is \(mode ?? "nil"), not wal")
             }
@@ -53,6 +58,24 @@ public final class Database {
         // Touch the schema now so an unreadable or non-database file fails at start-up, not later.
         _ = try scalarInteger("SELECT count(*) FROM sqlite_master")
     }
+
+    /// Runs `body` again while it fails with `SQLITE_BUSY`, for up to the busy timeout.
+    private func whileBusy<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try body()
+            } catch where error.isBusy && waited < Self.busyTimeoutMilliseconds {
+                usleep(5_000)
+                waited += 5
+            }
+        }
+    }
+
+    /// Process-wide SQLite settings, made before the first connection opens.
+    private static let configureOnce: Void = {
+        _ = satchel_sqlite_disable_memory_statistics()
+    }()
 
     deinit {
         statements.removeAll()
@@ -92,9 +115,10 @@ public final class Database {
 
     /// A cached prepared statement for `sql`.
     public func statement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let cached = statements[sql] { return cached }
+        let key = SQLText(sql)
+        if let cached = statements[key] { return cached }
         let statement = try Statement(database: self, sql: sql)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
@@ -184,19 +208,23 @@ public final class Database {
     }
 
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        if savepointSQL.count == savepointDepth {
+            let name = "s\(savepointDepth + 1)"
+            savepointSQL.append(("SAVEPOINT \(name)", "RELEASE \(name)", "ROLLBACK TO \(name)"))
+        }
+        let sql = savepointSQL[savepointDepth]
         savepointDepth += 1
-        let name = "s\(savepointDepth)"
         defer { savepointDepth -= 1 }
         // Cached statements: a savepoint per mutation must not cost an SQL parse each time.
-        try run("SAVEPOINT \(name)")
+        try run(sql.begin)
         do {
             let result = try body()
-            try run("RELEASE \(name)")
+            try run(sql.release)
             return result
         } catch {
             if isInTransaction {
-                try? run("ROLLBACK TO \(name)")
-                try? run("RELEASE \(name)")
+                try? run(sql.rollback)
+                try? run(sql.release)
             } else if groupOpen {
                 groupLost = true
             }
@@ -234,4 +262,29 @@ public final class Database {
 
     /// Whether a write group holds uncommitted work.
     public var hasOpenGroup: Bool { groupOpen }
+}
+
+/// SQL text as a statement-cache key. Hashing is FNV-1a over the UTF-8 bytes rather than SipHash: the keys
+/// are the program's own SQL, not attacker-chosen, and a lookup happens for every statement run. Equality
+/// is the string's own (instant for the same string object, which the callers' constants are).
+private struct SQLText: Hashable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (left: SQLText, right: SQLText) -> Bool {
+        left.text == right.text
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var copy = text
+        let value = copy.withUTF8 { bytes -> UInt64 in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        hasher.combine(value)
+    }
 }

@@ -6,11 +6,23 @@
 struct OrderedList {
     let database: Database
     let table: String
+    /// The SQL run most often, written once (not interpolated on every call).
+    private let countSQL: String
+    private let lastPositionSQL: String
+    private let positionOfSQL: String
 
     static let gap: Int64 = 1 << 20
 
+    init(database: Database, table: String) {
+        self.database = database
+        self.table = table
+        countSQL = "SELECT count(*) FROM \(table)"
+        lastPositionSQL = "SELECT max(position) FROM \(table)"
+        positionOfSQL = "SELECT position FROM \(table) WHERE id = ?1"
+    }
+
     func count() throws -> Int {
-        Int(try database.scalarInteger("SELECT count(*) FROM \(table)") ?? 0)
+        Int(try database.scalarInteger(countSQL) ?? 0)
     }
 
     /// The 0-based index of the row with `id`, or `nil`.
@@ -20,7 +32,7 @@ struct OrderedList {
     }
 
     func position(of id: String) throws -> Int64? {
-        try database.scalarInteger("SELECT position FROM \(table) WHERE id = ?1", [.text(id)])
+        try database.scalarInteger(positionOfSQL, [.text(id)])
     }
 
     /// The position at 0-based `index` in the current order.
@@ -59,7 +71,7 @@ struct OrderedList {
 
     /// A position after every row.
     func positionForAppend() throws -> Int64 {
-        (try database.scalarInteger("SELECT max(position) FROM \(table)") ?? 0) + Self.gap
+        (try database.scalarInteger(lastPositionSQL) ?? 0) + Self.gap
     }
 
     /// A free position that puts a new row at `index` (0...count), shifting later rows down by one.
