@@ -21,6 +21,9 @@ public final class Database {
     /// SQLite rolled the group's transaction back on its own (disk full, I/O error): everything the group
     /// did is gone, so nothing more may join it and its commit must fail.
     private var groupLost = false
+    /// Whether the armed group's reads share one read transaction (opened by the first read of the group
+    /// that comes before any write): a chunk of pipelined reads takes SQLite's file locks once, not per read.
+    private var readSnapshotOpen = false
 
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -162,6 +165,7 @@ public final class Database {
     /// Within an armed write group (see ``armGroup()``), the outermost transaction stays open until
     /// ``commitGroup()``, so pipelined mutations share one commit.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if readSnapshotOpen { endReadSnapshot() }
         if groupOpen && (groupLost || !isInTransaction) {
             groupLost = true
             throw Self.groupRolledBack
@@ -232,15 +236,40 @@ public final class Database {
         }
     }
 
-    /// Arms a write group: the next transactions share one commit, made by ``commitGroup()``.
+    /// Arms a write group: the next transactions share one commit, made by ``commitGroup()``. Reads made
+    /// in the group before its first write share one read transaction (one snapshot), ended by the first
+    /// write or by ``commitGroup()``.
     public func armGroup() {
         groupArmed = true
+    }
+
+    /// Called by every statement that is about to run (other than transaction control).
+    @inline(__always)
+    func beforeRunning(reading: Bool) throws(SQLiteError) {
+        guard groupArmed else { return }
+        if reading {
+            if !readSnapshotOpen && !groupOpen && !isInTransaction {
+                readSnapshotOpen = true
+                try run("BEGIN DEFERRED")
+            }
+        } else if readSnapshotOpen {
+            // A write outside `transaction` (none is expected) must not upgrade the shared read transaction.
+            endReadSnapshot()
+        }
+    }
+
+    private func endReadSnapshot() {
+        readSnapshotOpen = false
+        // Ending a read-only transaction cannot lose anything; should it fail, the connection rolls back.
+        if isInTransaction { try? run("COMMIT") }
+        if isInTransaction { try? run("ROLLBACK") }
     }
 
     /// Commits the write group, if one was opened, and disarms it. When the commit fails, everything in
     /// the group is rolled back and the error is thrown: none of the group's mutations happened.
     public func commitGroup() throws {
         groupArmed = false
+        if readSnapshotOpen { endReadSnapshot() }
         guard groupOpen else { return }
         groupOpen = false
         if groupLost || !isInTransaction {

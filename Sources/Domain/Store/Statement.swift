@@ -17,6 +17,15 @@ public final class Statement {
     let sql: String
     private let parameterCount: Int
     private unowned let database: Database
+    /// What running the statement means for a chunk's read snapshot (see ``Database/armGroup()``).
+    private let role: Role
+
+    enum Role {
+        /// BEGIN, COMMIT, SAVEPOINT and the like: left to the transaction code.
+        case transactionControl
+        case read
+        case write
+    }
 
     init(database: Database, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -28,6 +37,12 @@ public final class Statement {
         self.sql = sql
         self.parameterCount = Int(sqlite3_bind_parameter_count(statement))
         self.database = database
+        let keyword = sql.prefix(while: { $0.isLetter }).uppercased()
+        if ["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"].contains(keyword) {
+            role = .transactionControl
+        } else {
+            role = sqlite3_stmt_readonly(statement) != 0 ? .read : .write
+        }
     }
 
     deinit {
@@ -37,6 +52,7 @@ public final class Statement {
     /// Clears earlier results, then binds `values` to the parameters `?1`, `?2`, ... (parameters left
     /// without a value are bound to NULL, never to a previous call's value).
     public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+        if role != .transactionControl { try database.beforeRunning(reading: role == .read) }
         sqlite3_reset(handle)
         if values.count < parameterCount { sqlite3_clear_bindings(handle) }
         if values.isEmpty { return }
