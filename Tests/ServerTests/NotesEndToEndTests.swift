@@ -46,6 +46,24 @@ import Darwin
         #expect(info?["schemaVersion"]?.integerValue ?? 0 >= 1)
     }
 
+    @Test func aNoteChangedByAnotherServerIsNeverAnsweredStale() throws {
+        let path = Self.temporaryDatabase()
+        let reader = try SatchelProcess(["--db", path])
+        let writer = try SatchelProcess(["--db", path])
+        let id = try #require(reader.call(request(1, "notes.create", ["title": "one"]))?["result"]?["id"])
+        for round in 2...6 {
+            // Read twice (the second answer may come from the reader's cache), then change it elsewhere.
+            #expect(reader.call(request(round * 10, "notes.get", ["id": id]))?["result"]?["revision"] == .integer(Int64(round - 1)))
+            #expect(reader.call(request(round * 10 + 1, "notes.get", ["id": id]))?["result"]?["revision"] == .integer(Int64(round - 1)))
+            let updated = writer.call(request(round, "notes.update", ["id": id, "title": .string("v\(round)")]))
+            #expect(updated?["result"]?["revision"] == .integer(Int64(round)))
+            let seen = reader.call(request(round * 10 + 2, "notes.get", ["id": id]))?["result"]
+            #expect(seen?["title"] == .string("v\(round)"))
+        }
+        _ = writer.call(request(99, "notes.delete", ["id": id]))
+        #expect(reader.call(request(100, "notes.get", ["id": id]))?["error"]?["code"] == -32001)
+    }
+
     @Test func theDatabaseFileAndFolderAreCreatedPrivate() throws {
         let path = Self.temporaryDatabase()
         let server = try SatchelProcess(["--db", path])

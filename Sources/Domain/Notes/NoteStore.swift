@@ -14,7 +14,11 @@ public final class NoteStore {
         self.changes = changes
         self.edition = edition
         self.order = OrderedList(database: database, table: "notes")
+        self.cache = EntityCache(database: database, domain: .notes) { $0.title.utf8.count + $0.content.utf8.count + 128 }
     }
+
+    /// Notes read recently (`notes.get` is the hottest read there is).
+    private let cache: EntityCache<Note>
 
     private static let columns =
         "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
@@ -68,7 +72,13 @@ public final class NoteStore {
 
     /// The note with `id`.
     public func get(id: String) throws(DomainError) -> Note {
-        guard let note = try storage({ try find(id) }) else { throw .notFound(kind: "note", id: id) }
+        let note = try storage { () throws -> Note? in
+            if let cached = try cache.value(for: id) { return cached }
+            let note = try find(id)
+            if let note { cache.remember(note, for: id) }
+            return note
+        }
+        guard let note else { throw .notFound(kind: "note", id: id) }
         return note
     }
 

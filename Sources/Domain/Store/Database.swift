@@ -24,6 +24,14 @@ public final class Database {
     /// Whether the armed group's reads share one read transaction (opened by the first read of the group
     /// that comes before any write): a chunk of pipelined reads takes SQLite's file locks once, not per read.
     private var readSnapshotOpen = false
+    /// Counts the read snapshots opened, so a cache can tell one from the next.
+    private(set) var readSnapshotNumber: UInt64 = 0
+
+    /// Whether reads now share a chunk's read snapshot.
+    var isInReadSnapshot: Bool { readSnapshotOpen && isInTransaction }
+
+    /// Whether a transaction that may write is open (what is read there may not have been committed).
+    var isInWriteTransaction: Bool { isInTransaction && !readSnapshotOpen }
 
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -250,6 +258,7 @@ public final class Database {
         if reading {
             if !readSnapshotOpen && !groupOpen && !isInTransaction {
                 readSnapshotOpen = true
+                readSnapshotNumber &+= 1
                 try run("BEGIN DEFERRED")
             }
         } else if readSnapshotOpen {
