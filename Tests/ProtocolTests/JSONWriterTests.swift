@@ -18,6 +18,35 @@ private func expectedControlEscape(_ byte: UInt8) -> String {
 
 @Suite("JSONWriter")
 struct JSONWriterTests {
+    // MARK: Escaping at every offset (text is scanned 8 bytes at a time)
+
+    @Test(
+        "a character that needs escaping is found at any offset; its neighbours are left alone",
+        arguments: [UInt8(0x00), 0x01, 0x0A, 0x1F, 0x22, 0x5C])
+    func escapesAtEveryOffset(special: UInt8) {
+        let escaped = special < 0x20 ? expectedControlEscape(special) : (special == 0x22 ? #"\""# : #"\\"#)
+        for length in 1...19 {
+            for offset in 0..<length {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                bytes[offset] = special
+                let text = String(decoding: bytes, as: UTF8.self)
+                let expected = "\"" + String(repeating: "a", count: offset) + escaped
+                    + String(repeating: "a", count: length - offset - 1) + "\""
+                #expect(JSONWriter.string(.string(text)) == expected, "length \(length), offset \(offset)")
+            }
+        }
+    }
+
+    @Test(
+        "bytes next to the escaped ranges, and non-ASCII text, are written as they are",
+        arguments: ["\u{20}", "!", "#", "[", "]", "~", "\u{7F}", "é", "日本", "🙂"])
+    func neighboursAreNotEscaped(piece: String) {
+        for repeats in [1, 7, 8, 9, 17] {
+            let text = String(repeating: piece, count: repeats)
+            #expect(JSONWriter.string(.string(text)) == "\"" + text + "\"")
+        }
+    }
+
     // MARK: Compact output
 
     @Test(

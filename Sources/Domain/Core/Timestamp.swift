@@ -28,26 +28,31 @@ public enum Timestamp {
             write(milliseconds: year < 0 ? -62_167_219_200_000 : 253_402_300_799_999, into: buffer)
             return
         }
-        func put(_ value: Int64, at offset: Int, width: Int) {
-            var rest = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
+        // Unsigned 32-bit arithmetic on small values: divisions by constants become multiplications.
+        let base = buffer.baseAddress.unsafelyUnwrapped
+        func two(_ value: UInt32, at offset: Int) {
+            base[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            base[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
         }
-        put(year, at: 0, width: 4)
-        buffer[4] = UInt8(ascii: "-")
-        put(month, at: 5, width: 2)
-        buffer[7] = UInt8(ascii: "-")
-        put(day, at: 8, width: 2)
-        buffer[10] = UInt8(ascii: "T")
-        put(millisecondOfDay / 3_600_000, at: 11, width: 2)
-        buffer[13] = UInt8(ascii: ":")
-        put(millisecondOfDay / 60_000 % 60, at: 14, width: 2)
-        buffer[16] = UInt8(ascii: ":")
-        put(millisecondOfDay / 1000 % 60, at: 17, width: 2)
-        buffer[19] = UInt8(ascii: ".")
-        put(millisecondOfDay % 1000, at: 20, width: 3)
+        let yearValue = UInt32(truncatingIfNeeded: year)
+        two(yearValue / 100, at: 0)
+        two(yearValue % 100, at: 2)
+        base[4] = UInt8(ascii: "-")
+        two(UInt32(truncatingIfNeeded: month), at: 5)
+        base[7] = UInt8(ascii: "-")
+        two(UInt32(truncatingIfNeeded: day), at: 8)
+        base[10] = UInt8(ascii: "T")
+        let ofDay = UInt32(truncatingIfNeeded: millisecondOfDay)
+        let seconds = ofDay / 1000
+        two(seconds / 3600, at: 11)
+        base[13] = UInt8(ascii: ":")
+        two(seconds / 60 % 60, at: 14)
+        base[16] = UInt8(ascii: ":")
+        two(seconds % 60, at: 17)
+        base[19] = UInt8(ascii: ".")
+        let milliseconds = ofDay % 1000
+        base[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100)
+        two(milliseconds % 100, at: 21)
         buffer[23] = UInt8(ascii: "Z")
     }
 
