@@ -112,6 +112,7 @@ public struct JSONParser {
             return .object(JSONObject())
         }
         var members: [JSONObject.Member] = []
+        members.reserveCapacity(4)  // the envelope and most params: one allocation, not three
         var seen: Set<String>? = nil
         while true {
             guard position < count else { throw error("unexpected end of input in object") }
@@ -185,17 +186,16 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         position += 1  // opening quote
         let start = position
-        // Fast path: no escapes.
-        while position < count {
+        // Fast path: no escapes (the plain part is found 8 bytes at a time).
+        position = JSONStringBytes.firstSpecial(in: buffer, from: position, count: count)
+        if position < count {
             let byte = buffer[position]
             if byte == UInt8(ascii: "\"") {
                 let text = Self.string(UnsafeBufferPointer(start: buffer + start, count: position - start))
                 position += 1
                 return text
             }
-            if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string") }
-            position += 1
         }
         guard position < count else { throw error("unterminated string") }
         var bytes = [UInt8](UnsafeBufferPointer(start: buffer + start, count: position - start))

@@ -134,36 +134,10 @@ public struct JSONWriter: Sendable {
         copy.withUTF8 { write(utf8: $0) }
     }
 
-    /// Whether any of the 8 bytes in `word` must be escaped: below 0x20, `"` or `\` (exact, no false
-    /// positives: the classic "has a byte less than n" and "has a zero byte" bit tricks).
-    @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- ones &* 0x20) & ~word & highs
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let quotes = (quote &- ones) & ~quote & highs
-        let backslashes = (backslash &- ones) & ~backslash & highs
-        return (control | quotes | backslashes) != 0
-    }
-
     private mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
         // Most text needs no escaping: find that out 8 bytes at a time, then copy it in one go.
         if let base = utf8.baseAddress {
-            var index = 0
-            let count = utf8.count
-            while index + 8 <= count,
-                !Self.needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-            }
-            while index < count {
-                let byte = base[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
-                index += 1
-            }
-            if index == count {
+            if JSONStringBytes.firstSpecial(in: base, from: 0, count: utf8.count) == utf8.count {
                 bytes.append(UInt8(ascii: "\""))
                 bytes.append(contentsOf: utf8)
                 bytes.append(UInt8(ascii: "\""))

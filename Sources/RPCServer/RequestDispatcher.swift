@@ -30,7 +30,7 @@ final class RequestDispatcher {
             writeLine(into: &output) { $0.writeResponse(id: .null, error: localized(error)) }
         case .single(let call):
             if let answer = answer(call, output: &output, commitFailed: { _ in }) {
-                writeLine(into: &output, answering: [answer.id], batch: false) { $0.write(answer: answer) }
+                writeLine(into: &output, answering: .one(answer.id)) { $0.write(answer: answer) }
             }
         case .batch(let calls):
             var answers: [Answer] = []
@@ -43,7 +43,7 @@ final class RequestDispatcher {
                 if let answer { answers.append(answer) }
             }
             guard !answers.isEmpty else { return }
-            writeLine(into: &output, answering: answers.map(\.id), batch: true) { writer in
+            writeLine(into: &output, answering: .batch(answers.map(\.id))) { writer in
                 writer.writeByte(UInt8(ascii: "["))
                 for (index, answer) in answers.enumerated() {
                     if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
@@ -66,20 +66,27 @@ final class RequestDispatcher {
     /// One answer line written since the last commit: where its bytes are and which requests it answers.
     private struct WrittenLine {
         var range: Range<Int>
-        var ids: [RequestID]
-        var batch: Bool
+        var answers: Answered
+    }
+
+    /// The requests a line answers.
+    private enum Answered {
+        /// None (a parse error or the like).
+        case none
+        case one(RequestID)
+        /// A batch's, in its order (written as an array).
+        case batch([RequestID])
     }
 
     private var linesSinceCommit: [WrittenLine] = []
 
     private func writeLine(
-        into output: inout JSONWriter, answering ids: [RequestID] = [], batch: Bool = false,
-        _ body: (inout JSONWriter) -> Void
+        into output: inout JSONWriter, answering answers: Answered = .none, _ body: (inout JSONWriter) -> Void
     ) {
         let start = output.bytes.count
         body(&output)
         output.writeByte(UInt8(ascii: "\n"))
-        linesSinceCommit.append(WrittenLine(range: start..<output.bytes.count, ids: ids, batch: batch))
+        linesSinceCommit.append(WrittenLine(range: start..<output.bytes.count, answers: answers))
     }
 
     /// The answers in `output` are about to be written: what they report is committed.
@@ -94,16 +101,20 @@ final class RequestDispatcher {
         let response = ServerError(error).response(in: session.language)
         var rewritten = JSONWriter(capacity: output.bytes.count)
         for line in linesSinceCommit {
-            if line.ids.isEmpty {
+            switch line.answers {
+            case .none:
                 for byte in output.bytes[line.range] { rewritten.writeByte(byte) }
                 continue
-            }
-            if line.batch { rewritten.writeByte(UInt8(ascii: "[")) }
-            for (index, id) in line.ids.enumerated() {
-                if index > 0 { rewritten.writeByte(UInt8(ascii: ",")) }
+            case .one(let id):
                 rewritten.writeResponse(id: id, error: response)
+            case .batch(let ids):
+                rewritten.writeByte(UInt8(ascii: "["))
+                for (index, id) in ids.enumerated() {
+                    if index > 0 { rewritten.writeByte(UInt8(ascii: ",")) }
+                    rewritten.writeResponse(id: id, error: response)
+                }
+                rewritten.writeByte(UInt8(ascii: "]"))
             }
-            if line.batch { rewritten.writeByte(UInt8(ascii: "]")) }
             rewritten.writeByte(UInt8(ascii: "\n"))
         }
         output = rewritten

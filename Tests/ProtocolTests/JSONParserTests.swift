@@ -32,6 +32,22 @@ let parserValueCases: [(String, JSONValue)] = [
 
 @Suite("JSONParser: values")
 struct JSONParserValueTests {
+    @Test("escapes, a closing quote and a control character are found at any offset (strings are scanned 8 bytes at a time)")
+    func stringEndsAndEscapesAtEveryOffset() throws {
+        for length in 1...19 {
+            for offset in 0..<length {
+                let before = String(repeating: "a", count: offset)
+                let after = String(repeating: "b", count: length - offset - 1)
+                #expect(try JSONParser.parse("\"" + before + #"\n"# + after + "\"") == .string(before + "\n" + after))
+                #expect(try JSONParser.parse("\"" + before + #"\""# + after + "\"") == .string(before + "\"" + after))
+                #expect(try JSONParser.parse("[\"" + before + "\"]") == .array([.string(before)]))
+                #expect(throws: JSONParseError.self) { try JSONParser.parse("\"" + before + "\u{01}" + after + "\"") }
+                #expect(throws: JSONParseError.self) { try JSONParser.parse("\"" + before + "\u{1F}" + after + "\"") }
+                #expect(throws: JSONParseError.self) { try JSONParser.parse("\"" + before + after) }
+            }
+        }
+    }
+
     @Test("every kind of value parses to the expected JSONValue", arguments: parserValueCases)
     func parsesValue(text: String, expected: JSONValue) throws {
         let value = try JSONParser.parse(text)

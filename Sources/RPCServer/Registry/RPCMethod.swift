@@ -3,16 +3,16 @@ import Protocol
 
 /// One method of the server, declared once: the registry dispatches to it, validates its params and
 /// publishes it in `rpc.discover` (and, later, as an MCP tool) from this same value.
-struct RPCMethod {
+final class RPCMethod {
     /// What runs the method: validated params in, a JSON result out (or a thrown error).
     typealias Handler = (ParamValues, Session) throws -> JSONValue
 
-    var name: String
-    var summary: String
-    var params: [ParamSpec]
+    let name: String
+    let summary: String
+    let params: [ParamSpec]
     /// The result's JSON Schema; `nil` for a notification, which has no result.
-    var result: JSONValue?
-    var handler: Handler
+    let result: JSONValue?
+    let handler: Handler
     /// The method waits on something outside the database (the message feed): what the connection has
     /// written so far is committed first, so no other process waits on this one's write lock meanwhile.
     var waitsOnExternalWork = false
@@ -32,7 +32,7 @@ struct RPCMethod {
     static func waitingOnExternalWork(
         _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?, handler: @escaping Handler
     ) -> RPCMethod {
-        var method = RPCMethod(name, summary: summary, params: params, result: result, handler: handler)
+        let method = RPCMethod(name, summary: summary, params: params, result: result, handler: handler)
         method.waitsOnExternalWork = true
         return method
     }
