@@ -302,9 +302,10 @@ public final class Database {
     public var hasOpenGroup: Bool { groupOpen }
 }
 
-/// SQL text as a statement-cache key. Hashing is FNV-1a over the UTF-8 bytes rather than SipHash: the keys
-/// are the program's own SQL, not attacker-chosen, and a lookup happens for every statement run. Equality
-/// is the string's own (instant for the same string object, which the callers' constants are).
+/// SQL text as a statement-cache key. The hash reads the length and three 8-byte pieces (start, middle,
+/// end) rather than every byte: a lookup happens for every statement run, the keys are the program's own
+/// SQL (not chosen by clients), and two texts that share those pieces only cost an equality check, which
+/// is instant for the same string object (as the callers' constants are).
 private struct SQLText: Hashable {
     let text: String
 
@@ -318,11 +319,16 @@ private struct SQLText: Hashable {
 
     func hash(into hasher: inout Hasher) {
         var copy = text
-        let value = copy.withUTF8 { bytes -> UInt64 in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return hash
+        copy.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            guard bytes.count >= 8, let base = bytes.baseAddress else {
+                for byte in bytes { hasher.combine(byte) }
+                return
+            }
+            let raw = UnsafeRawPointer(base)
+            hasher.combine(raw.loadUnaligned(as: UInt64.self))
+            hasher.combine(raw.loadUnaligned(fromByteOffset: bytes.count / 2 - 4, as: UInt64.self))
+            hasher.combine(raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
         }
-        hasher.combine(value)
     }
 }
