@@ -3,14 +3,43 @@
 /// Strings are escaped minimally and correctly: `"` and `\`, the control characters below U+0020
 /// (short forms where JSON has them), and nothing else; non-ASCII text is written as UTF-8.
 /// Non-finite numbers, which JSON cannot express, are written as `null`.
+///
+/// The buffer is a raw allocation that doubles as it fills (an append is a capacity check and a copy),
+/// shared copy-on-write between copies of a writer.
 public struct JSONWriter: Sendable {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+    private var storage: ByteStorage
+    /// How many bytes have been written.
+    public private(set) var count = 0
 
     /// A writer with room for `capacity` bytes before it grows.
     public init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = ByteStorage(capacity: max(capacity, 16))
+    }
+
+    /// The bytes written so far (a copy).
+    public var bytes: [UInt8] {
+        withUnsafeBytes { Array($0) }
+    }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: storage.base, count: count))
+    }
+
+    /// Room for `extra` more bytes, owned by this writer alone; returns where they go.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
+            storage = storage.copy(count: count, capacity: Swift.max(storage.capacity * 2, count + extra))
+        }
+        return storage.base + count
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let from = source.baseAddress, source.count > 0 else { return }
+        reserve(source.count).update(from: from, count: source.count)
+        count += source.count
     }
 
     /// The compact JSON text of `value`.
@@ -28,15 +57,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// Forgets what was written, keeping the capacity.
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() { count = 0 }
 
     /// Appends raw bytes that are already valid JSON (or framing, such as a newline).
     public mutating func writeRaw(_ raw: StaticString) {
-        raw.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        raw.withUTF8Buffer { append($0) }
     }
 
     /// Appends one raw byte.
-    public mutating func writeByte(_ byte: UInt8) { bytes.append(byte) }
+    public mutating func writeByte(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        count += 1
+    }
 
     /// Appends the compact JSON text of `value`.
     public mutating func write(_ value: JSONValue) {
@@ -47,40 +79,40 @@ public struct JSONWriter: Sendable {
         case .number(let number): write(number: number)
         case .string(let text): write(string: text)
         case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
+            writeByte(UInt8(ascii: "["))
             var first = true
             for element in elements {
-                if !first { bytes.append(UInt8(ascii: ",")) }
+                if !first { writeByte(UInt8(ascii: ",")) }
                 first = false
                 write(element)
             }
-            bytes.append(UInt8(ascii: "]"))
+            writeByte(UInt8(ascii: "]"))
         case .object(let object):
-            bytes.append(UInt8(ascii: "{"))
+            writeByte(UInt8(ascii: "{"))
             var first = true
             for (key, member) in object.members {
-                if !first { bytes.append(UInt8(ascii: ",")) }
+                if !first { writeByte(UInt8(ascii: ",")) }
                 first = false
                 write(string: key)
-                bytes.append(UInt8(ascii: ":"))
+                writeByte(UInt8(ascii: ":"))
                 write(member)
             }
-            bytes.append(UInt8(ascii: "}"))
+            writeByte(UInt8(ascii: "}"))
         case .encoded(let encoded):
-            bytes.append(contentsOf: encoded.bytes)
+            encoded.bytes.withUnsafeBufferPointer { append($0) }
         }
     }
 
     /// Appends bytes that are already valid JSON (or punctuation between members).
     public mutating func writeRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: raw)
+        append(raw)
     }
 
     /// Appends `"` + `raw` + `"`, for text known to need no escaping (such as a formatted timestamp).
     public mutating func writeQuotedRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: raw)
-        bytes.append(UInt8(ascii: "\""))
+        writeByte(UInt8(ascii: "\""))
+        append(raw)
+        writeByte(UInt8(ascii: "\""))
     }
 
     /// Appends a Boolean.
@@ -96,7 +128,7 @@ public struct JSONWriter: Sendable {
     /// Appends an integer in decimal.
     public mutating func write(integer value: Int64) {
         if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            writeByte(UInt8(ascii: "0") + UInt8(value))
             return
         }
         var magnitude = value.magnitude
@@ -107,8 +139,8 @@ public struct JSONWriter: Sendable {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+            if value < 0 { writeByte(UInt8(ascii: "-")) }
+            append(UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
         }
     }
 
@@ -124,7 +156,8 @@ public struct JSONWriter: Sendable {
             writeRaw(".0")
             return
         }
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { append($0) }
     }
 
     /// Appends a quoted, escaped string.
@@ -138,14 +171,14 @@ public struct JSONWriter: Sendable {
         // Most text needs no escaping: find that out 8 bytes at a time, then copy it in one go.
         if let base = utf8.baseAddress {
             if JSONStringBytes.firstSpecial(in: base, from: 0, count: utf8.count) == utf8.count {
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: utf8)
-                bytes.append(UInt8(ascii: "\""))
+                writeByte(UInt8(ascii: "\""))
+                append(utf8)
+                writeByte(UInt8(ascii: "\""))
                 return
             }
         }
-        bytes.reserveCapacity(bytes.count + utf8.count + 2)
-        bytes.append(UInt8(ascii: "\""))
+        _ = reserve(utf8.count + 2)
+        writeByte(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
         let count = utf8.count
@@ -155,30 +188,52 @@ public struct JSONWriter: Sendable {
             index += 1
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
             if runStart < index - 1 {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base.unsafelyUnwrapped + runStart, count: index - 1 - runStart))
+                append(UnsafeBufferPointer(start: base.unsafelyUnwrapped + runStart, count: index - 1 - runStart))
             }
             runStart = index
-            bytes.append(UInt8(ascii: "\\"))
+            writeByte(UInt8(ascii: "\\"))
             switch byte {
-            case 0x22: bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C)
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            case 0x22: writeByte(0x22)
+            case 0x5C: writeByte(0x5C)
+            case 0x0A: writeByte(UInt8(ascii: "n"))
+            case 0x0D: writeByte(UInt8(ascii: "r"))
+            case 0x09: writeByte(UInt8(ascii: "t"))
+            case 0x08: writeByte(UInt8(ascii: "b"))
+            case 0x0C: writeByte(UInt8(ascii: "f"))
             default:
                 let hex: StaticString = "0123456789abcdef"
-                bytes.append(UInt8(ascii: "u"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(hex.utf8Start[Int(byte >> 4)])
-                bytes.append(hex.utf8Start[Int(byte & 0xF)])
+                writeByte(UInt8(ascii: "u"))
+                writeByte(UInt8(ascii: "0"))
+                writeByte(UInt8(ascii: "0"))
+                writeByte(hex.utf8Start[Int(byte >> 4)])
+                writeByte(hex.utf8Start[Int(byte & 0xF)])
             }
         }
         if runStart < count, let base {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+            append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
         }
-        bytes.append(UInt8(ascii: "\""))
+        writeByte(UInt8(ascii: "\""))
+    }
+}
+
+/// The raw allocation behind a ``JSONWriter``; only ever mutated by the single writer that owns it.
+final class ByteStorage: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// A new allocation of `capacity` bytes holding the first `count` of these.
+    func copy(count: Int, capacity: Int) -> ByteStorage {
+        let copy = ByteStorage(capacity: capacity)
+        copy.base.update(from: base, count: count)
+        return copy
     }
 }

@@ -83,10 +83,10 @@ final class RequestDispatcher {
     private func writeLine(
         into output: inout JSONWriter, answering answers: Answered = .none, _ body: (inout JSONWriter) -> Void
     ) {
-        let start = output.bytes.count
+        let start = output.count
         body(&output)
         output.writeByte(UInt8(ascii: "\n"))
-        linesSinceCommit.append(WrittenLine(range: start..<output.bytes.count, answers: answers))
+        linesSinceCommit.append(WrittenLine(range: start..<output.count, answers: answers))
     }
 
     /// The answers in `output` are about to be written: what they report is committed.
@@ -99,11 +99,13 @@ final class RequestDispatcher {
     /// request (parse errors and the like) stay as they were.
     func answersRolledBack(_ error: DomainError, output: inout JSONWriter) {
         let response = ServerError(error).response(in: session.language)
-        var rewritten = JSONWriter(capacity: output.bytes.count)
+        var rewritten = JSONWriter(capacity: output.count)
         for line in linesSinceCommit {
             switch line.answers {
             case .none:
-                for byte in output.bytes[line.range] { rewritten.writeByte(byte) }
+                output.withUnsafeBytes { written in
+                    rewritten.writeRaw(bytes: UnsafeBufferPointer(rebasing: written.bindMemory(to: UInt8.self)[line.range]))
+                }
                 continue
             case .one(let id):
                 rewritten.writeResponse(id: id, error: response)

@@ -18,6 +18,27 @@ private func expectedControlEscape(_ byte: UInt8) -> String {
 
 @Suite("JSONWriter")
 struct JSONWriterTests {
+    // MARK: The buffer
+
+    @Test("the buffer grows past its first capacity and copies of a writer stay independent")
+    func bufferGrowsAndCopiesAreIndependent() {
+        var writer = JSONWriter(capacity: 1)
+        let long = String(repeating: "x", count: 5_000)
+        writer.write(.array([.string(long), .integer(42)]))
+        #expect(writer.bytes == Array(("[\"" + long + "\",42]").utf8))
+        #expect(writer.count == long.utf8.count + 7)
+        var copy = writer
+        copy.writeRaw(",1")
+        writer.writeRaw(",2")
+        #expect(String(decoding: copy.bytes.suffix(2), as: UTF8.self) == ",1")
+        #expect(String(decoding: writer.bytes.suffix(2), as: UTF8.self) == ",2")
+        writer.removeAll()
+        #expect(writer.count == 0)
+        #expect(copy.count == long.utf8.count + 9, "emptying one leaves the other")
+        writer.write(.null)
+        #expect(writer.withUnsafeBytes { Array($0) } == Array("null".utf8))
+    }
+
     // MARK: Escaping at every offset (text is scanned 8 bytes at a time)
 
     @Test(

@@ -30,12 +30,15 @@ public struct HSBColor: Sendable, Equatable {
         let (red, green, blue) = rgb
         return String(unsafeUninitializedCapacity: 7) { buffer in
             let digits: StaticString = "0123456789ABCDEF"
-            buffer[0] = UInt8(ascii: "#")
-            for (offset, component) in [(1, red), (3, green), (5, blue)] {
+            func put(_ component: Double, at offset: Int) {
                 let value = Int((component * 255).rounded())
                 buffer[offset] = digits.utf8Start[value >> 4]
                 buffer[offset + 1] = digits.utf8Start[value & 0xF]
             }
+            buffer[0] = UInt8(ascii: "#")
+            put(red, at: 1)
+            put(green, at: 3)
+            put(blue, at: 5)
             return 7
         }
     }

@@ -23,22 +23,25 @@ struct ProtocolOutput {
 
     /// Writes all of `bytes`; `false` when the reader has gone (EPIPE) or another error stops it.
     func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return false
-                }
-                offset += written
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Writes all of `raw`; `false` when the reader has gone (EPIPE) or another error stops it.
+    func write(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < raw.count {
+            #if canImport(Glibc)
+            let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            #else
+            let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            #endif
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
             }
-            return true
+            offset += written
         }
+        return true
     }
 }
 

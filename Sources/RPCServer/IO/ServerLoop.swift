@@ -140,7 +140,7 @@ final class ServerLoop {
         case .line(let line): dispatcher.handle(line: line, into: &pending)
         case .lineTooLong: dispatcher.handleLineTooLong(into: &pending)
         }
-        if pending.bytes.count >= flushThreshold {
+        if pending.count >= flushThreshold {
             flush()
             store.beginWriteGroup()
         }
@@ -153,7 +153,7 @@ final class ServerLoop {
             try store.commitWriteGroup()
             dispatcher.answersCommitted()
         } catch {
-            logger.error("commit failed, the last \(pending.bytes.count) bytes of answers are replaced: \(error)")
+            logger.error("commit failed, the last \(pending.count) bytes of answers are replaced: \(error)")
             dispatcher.answersRolledBack(error, output: &pending)
         }
         notifier.deliver(into: &pending)
@@ -162,8 +162,8 @@ final class ServerLoop {
 
     /// Writes `bytes` to stdout and empties them.
     private func write(_ bytes: inout JSONWriter) {
-        guard !bytes.bytes.isEmpty else { return }
-        if !outputBroken && !output.write(bytes.bytes) {
+        guard bytes.count > 0 else { return }
+        if !outputBroken && !bytes.withUnsafeBytes({ output.write($0) }) {
             outputBroken = true
             logger.warn("stdout is closed; answers are dropped from now on")
         }
