@@ -18,24 +18,42 @@ public enum JSONValue: Sendable, Hashable {
 /// JSON text that an encoder wrote straight into bytes, skipping the value tree: for large or frequent
 /// results (an entity, a page of them) this saves building and freeing a tree that is only written out.
 public struct EncodedJSON: Sendable, Hashable {
-    /// Compact JSON text of one value.
-    public let bytes: [UInt8]
+    /// The writer that holds the text (kept as it is, so writing it out again is a single copy).
+    private let writer: JSONWriter
+
+    /// Compact JSON text of one value (a copy).
+    public var bytes: [UInt8] { writer.bytes }
 
     /// Takes what `writer` wrote; the caller guarantees it is one complete JSON value.
     public init(_ writer: JSONWriter) {
-        bytes = writer.bytes
+        self.writer = writer
     }
 
     /// Text that another encoder wrote; the caller guarantees it is one complete, compact JSON value.
     public init(validJSON bytes: [UInt8]) {
-        self.bytes = bytes
+        var writer = JSONWriter(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { writer.writeRaw(bytes: $0) }
+        self.writer = writer
     }
 
     /// Writes one value with `body` and keeps the text.
     public init(capacity: Int = 256, _ body: (inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: capacity)
         body(&writer)
-        bytes = writer.bytes
+        self.writer = writer
+    }
+
+    /// Calls `body` with the text, without copying it.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try writer.withUnsafeBytes(body)
+    }
+
+    public static func == (left: EncodedJSON, right: EncodedJSON) -> Bool {
+        left.withUnsafeBytes { a in right.withUnsafeBytes { b in a.elementsEqual(b) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 
@@ -108,7 +126,7 @@ extension JSONValue {
     public var expanded: JSONValue {
         switch self {
         case .encoded(let encoded):
-            return (try? JSONParser.parse(encoded.bytes, maximumDepth: Int.max)) ?? .null
+            return (try? encoded.withUnsafeBytes { raw throws(JSONParseError) in try JSONParser.parse(raw, maximumDepth: Int.max) }) ?? .null
         case .array(let elements):
             return .array(elements.map(\.expanded))
         case .object(let object):

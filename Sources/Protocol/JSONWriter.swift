@@ -99,7 +99,7 @@ public struct JSONWriter: Sendable {
             }
             writeByte(UInt8(ascii: "}"))
         case .encoded(let encoded):
-            encoded.bytes.withUnsafeBufferPointer { append($0) }
+            encoded.withUnsafeBytes { append($0.bindMemory(to: UInt8.self)) }
         }
     }
 

@@ -10,6 +10,20 @@ import Darwin
 
 /// SPEC §1 end to end: the real binary over pipes.
 @Suite struct StdioTransportTests {
+    #if os(Linux)
+    @Test func bothPipesAreEnlargedSoPipelinedClientsSwitchLess() throws {
+        let server = try SatchelProcess()
+        #expect(server.call(request(1, "ping"))?["result"] == [:])
+        let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ
+        // 1 MiB, unless this machine lets an unprivileged process have less (then the default 64 KiB stays).
+        let allowed = (try? String(contentsOfFile: "/proc/sys/fs/pipe-max-size", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1 << 20
+        let expected: Int32 = allowed >= 1 << 20 ? 1 << 20 : 1 << 16
+        #expect(fcntl(server.stdinPipe.fileHandleForWriting.fileDescriptor, getPipeSize) == expected)
+        #expect(fcntl(server.stdoutPipe.fileHandleForReading.fileDescriptor, getPipeSize) == expected)
+    }
+    #endif
+
     @Test func pingAnswersTheDocumentedLineAndExitsZeroAtEndOfInput() throws {
         let server = try SatchelProcess()
         server.send(line: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
