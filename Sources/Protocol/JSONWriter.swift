@@ -60,8 +60,19 @@ public struct JSONWriter: Sendable {
     public mutating func removeAll() { count = 0 }
 
     /// Appends raw bytes that are already valid JSON (or framing, such as a newline).
+    @inline(__always)
     public mutating func writeRaw(_ raw: StaticString) {
-        raw.withUTF8Buffer { append($0) }
+        // Literals are stored as UTF-8 (`hasPointerRepresentation`); a one-scalar literal goes the slow way.
+        guard raw.hasPointerRepresentation else { return raw.withUTF8Buffer { append($0) } }
+        append(UnsafeBufferPointer(start: raw.utf8Start, count: raw.utf8CodeUnitCount))
+    }
+
+    /// Lets `body` write up to `maximum` bytes straight into the buffer; it returns how many it wrote.
+    @inline(__always)
+    public mutating func writeDirectly(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let written = body(reserve(maximum))
+        precondition(written <= maximum, "wrote past the room it asked for")
+        count += written
     }
 
     /// Appends one raw byte.
@@ -106,13 +117,6 @@ public struct JSONWriter: Sendable {
     /// Appends bytes that are already valid JSON (or punctuation between members).
     public mutating func writeRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
         append(raw)
-    }
-
-    /// Appends `"` + `raw` + `"`, for text known to need no escaping (such as a formatted timestamp).
-    public mutating func writeQuotedRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
-        writeByte(UInt8(ascii: "\""))
-        append(raw)
-        writeByte(UInt8(ascii: "\""))
     }
 
     /// Appends a Boolean.

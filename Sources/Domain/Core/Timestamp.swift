@@ -10,14 +10,9 @@ public enum Timestamp {
         }
     }
 
-    /// Calls `body` with the 24 bytes of the formatted timestamp (no allocation).
-    public static func withFormatted<Result>(
-        milliseconds: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            write(milliseconds: milliseconds, into: buffer)
-            return body(UnsafeBufferPointer(buffer))
-        }
+    /// Writes the 24 bytes of the formatted timestamp at `destination`.
+    public static func write(milliseconds: Int64, to destination: UnsafeMutablePointer<UInt8>) {
+        write(milliseconds: milliseconds, into: UnsafeMutableBufferPointer(start: destination, count: 24))
     }
 
     private static func write(milliseconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) {

@@ -4,7 +4,12 @@ import Protocol
 /// The wire form of each entity, written straight into the output (no value tree on the hot path).
 extension JSONWriter {
     mutating func write(timestamp milliseconds: Int64) {
-        Timestamp.withFormatted(milliseconds: milliseconds) { writeQuotedRaw(bytes: $0) }
+        writeDirectly(maximum: 26) { destination in
+            destination[0] = UInt8(ascii: "\"")
+            Timestamp.write(milliseconds: milliseconds, to: destination + 1)
+            destination[25] = UInt8(ascii: "\"")
+            return 26
+        }
     }
 
     mutating func write(optionalTimestamp milliseconds: Int64?) {
