@@ -24,32 +24,45 @@ enum PipeBenchmark {
             try process.run()
         }
 
-        /// Reads until `count` newlines have arrived.
+        /// Bytes read but not yet taken as lines, from `pendingStart` on.
+        private var pending: [UInt8] = []
+        private var pendingStart = 0
+
+        /// Reads until `count` more lines have arrived, and drops them (what follows them is kept).
         func readLines(_ count: Int) {
             var seen = 0
-            let descriptor = output.fileHandleForReading.fileDescriptor
             while seen < count {
-                let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard got > 0 else { fatalError("server closed its output after \(seen) of \(count) lines") }
-                for index in 0..<got where buffer[index] == 0x0A { seen += 1 }
+                if let newline = pending[pendingStart...].firstIndex(of: 0x0A) {
+                    pendingStart = newline + 1
+                    seen += 1
+                    continue
+                }
+                refill()
             }
         }
 
-        private var pending: [UInt8] = []
-
         /// Reads one whole line (without its newline).
         func readLine() -> [UInt8] {
-            let descriptor = output.fileHandleForReading.fileDescriptor
             while true {
-                if let newline = pending.firstIndex(of: 0x0A) {
-                    let line = Array(pending[..<newline])
-                    pending.removeSubrange(...newline)
+                if let newline = pending[pendingStart...].firstIndex(of: 0x0A) {
+                    let line = Array(pending[pendingStart..<newline])
+                    pendingStart = newline + 1
                     return line
                 }
-                let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard got > 0 else { fatalError("server closed its output") }
-                pending.append(contentsOf: buffer[0..<got])
+                refill()
             }
+        }
+
+        /// Reads what the server has written so far (at least one byte), dropping the lines already taken.
+        private func refill() {
+            if pendingStart > 0 {
+                pending.removeSubrange(..<pendingStart)
+                pendingStart = 0
+            }
+            let descriptor = output.fileHandleForReading.fileDescriptor
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard got > 0 else { fatalError("server closed its output") }
+            pending.append(contentsOf: buffer[0..<got])
         }
 
         /// Writes `text` (one or more lines) to the server.
