@@ -27,6 +27,9 @@ final class ServerLoop {
     static let idleIndexMilliseconds: Int32 = 20
     /// Whether the search index may lag the change log (after any input, and at start).
     private var indexMayBeBehind = true
+    /// Whether the loop is stepping through the index while input is quiet: then it only glances at the
+    /// input between steps instead of waiting another while.
+    private var indexingWhileIdle = false
 
     /// Answers are written out once this many bytes are waiting, even in the middle of a chunk.
     private let flushThreshold = 1 << 20
@@ -89,7 +92,8 @@ final class ServerLoop {
             // second (a cheap indexed read); otherwise the loop sleeps until input or a signal arrives.
             var timeout: Int32 = dispatcher.session.subscription == nil ? -1 : Self.changePollMilliseconds
             if indexMayBeBehind {
-                timeout = timeout < 0 ? Self.idleIndexMilliseconds : min(timeout, Self.idleIndexMilliseconds)
+                let idle = indexingWhileIdle ? 0 : Self.idleIndexMilliseconds
+                timeout = timeout < 0 ? idle : min(timeout, idle)
             }
             let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
@@ -99,8 +103,10 @@ final class ServerLoop {
             }
             if ready == 0 {
                 if indexMayBeBehind { indexWhileIdle() }
+                indexingWhileIdle = indexMayBeBehind
                 continue  // the top of the loop delivers what other processes committed
             }
+            indexingWhileIdle = false
             if descriptors[1].revents != 0 {
                 logger.info("stop signal received; finishing")
                 break
