@@ -108,45 +108,58 @@ public final class SearchIndex {
                 let entity = Entity(domain: domain, id: row.text(3))
                 if seen.insert(entity).inserted { entities.append(entity) }
             }
-        for entity in entities { try reindex(entity) }
+        // The FTS5 table is written last, row by row: a statement that opens a statement journal (as the
+        // writes to search_documents may) makes FTS5 flush what it holds in memory as a new segment, so
+        // interleaving the two would cost a segment per document.
+        var postings = Postings()
+        for entity in entities { try reconcile(entity, into: &postings) }
+        for (document, title, body) in postings.removed {
+            try database.run(
+                "INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', ?1, ?2, ?3)",
+                [.integer(document), .text(title), .text(body)])
+        }
+        for (document, title, body) in postings.added {
+            try database.run(
+                "INSERT INTO search_index(rowid, title, body) VALUES (?1, ?2, ?3)",
+                [.integer(document), .text(title), .text(body)])
+        }
         guard last > through else { return false }
         try database.run("UPDATE search_state SET indexed_through = ?1", [.integer(last)])
         return try behind()
     }
 
-    /// Makes the index hold `entity`'s current text, or nothing when it is gone. Unchanged text costs only
-    /// two lookups.
-    private func reindex(_ entity: Entity) throws {
+    /// What the FTS5 table must drop and take: (document, title, body).
+    private struct Postings {
+        var removed: [(Int64, String, String)] = []
+        var added: [(Int64, String, String)] = []
+    }
+
+    /// Makes `search_documents` hold `entity`'s current text (or nothing when it is gone), and notes what
+    /// that changes in the FTS5 table. Unchanged text costs only two lookups.
+    private func reconcile(_ entity: Entity, into postings: inout Postings) throws {
         guard let sourceSQL = Self.sourceSQL[entity.domain] else { return }
         let current = try database.statement(sourceSQL).first([.text(entity.id)]) { ($0.text(0), $0.text(1)) }
         let indexed = try database.statement(
             "SELECT id, title, body FROM search_documents WHERE domain = ?1 AND entity_id = ?2"
         ).first([.text(entity.domain.rawValue), .text(entity.id)]) { ($0.int64(0), $0.text(1), $0.text(2)) }
         if let indexed, let current, indexed.1 == current.0, indexed.2 == current.1 { return }
-        var document: Int64? = nil
         if let indexed {
-            try database.run(
-                "INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', ?1, ?2, ?3)",
-                [.integer(indexed.0), .text(indexed.1), .text(indexed.2)])
-            if current == nil {
-                try database.run("DELETE FROM search_documents WHERE id = ?1", [.integer(indexed.0)])
-            } else {
+            postings.removed.append(indexed)
+            if let current {
                 try database.run(
                     "UPDATE search_documents SET title = ?2, body = ?3 WHERE id = ?1",
-                    [.integer(indexed.0), .text(current!.0), .text(current!.1)])
-                document = indexed.0
+                    [.integer(indexed.0), .text(current.0), .text(current.1)])
+                postings.added.append((indexed.0, current.0, current.1))
+            } else {
+                try database.run("DELETE FROM search_documents WHERE id = ?1", [.integer(indexed.0)])
             }
         } else if let current {
-            document = try database.statement(
+            let document = try database.statement(
                 "INSERT INTO search_documents(domain, entity_id, title, body) VALUES (?1, ?2, ?3, ?4) RETURNING id"
             ).first([.text(entity.domain.rawValue), .text(entity.id), .text(current.0), .text(current.1)]) {
                 $0.int64(0)
             }
-        }
-        if let document, let current {
-            try database.run(
-                "INSERT INTO search_index(rowid, title, body) VALUES (?1, ?2, ?3)",
-                [.integer(document), .text(current.0), .text(current.1)])
+            if let document { postings.added.append((document, current.0, current.1)) }
         }
     }
 
