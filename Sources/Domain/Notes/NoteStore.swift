@@ -24,6 +24,12 @@ public final class NoteStore {
         "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
 
     private static let selectByID = "SELECT \(columns) FROM notes WHERE id = ?1"
+    /// `?8` is the position, or NULL for the end of the list.
+    private static let insert = """
+        INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position,
+                          created_at, updated_at, revision)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, \(OrderedList.appendPositionSQL(table: "notes"))), ?9, ?9, 1)
+        """
     private static let selectPage = "SELECT \(columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
 
     private static func note(_ row: Statement) -> Note {
@@ -39,30 +45,27 @@ public final class NoteStore {
         return try storage {
             try database.transaction {
                 try edition.checkRoomForOneMore()
-                let position: Int64
+                // No position means the end of the list, which the INSERT works out itself (one statement
+                // fewer for the commonest create).
+                var position: Int64? = nil
                 if let index {
                     let count = try order.count()
                     guard index >= 0, index <= count else {
                         throw DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(count))
                     }
                     position = try order.positionForInsert(at: index, count: count)
-                } else {
-                    position = try order.positionForAppend()
                 }
                 let now = clock.nowMilliseconds()
                 let note = Note(
                     id: ids.makeID(kind: "note"), title: draft.title, content: draft.content, color: draft.color,
                     deadline: draft.deadline, createdAt: now, updatedAt: now, revision: 1)
                 try database.run(
-                    """
-                    INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position,
-                                      created_at, updated_at, revision)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)
-                    """,
+                    Self.insert,
                     [
                         .text(note.id), .text(note.title), .text(note.content), .real(note.color.hue),
                         .real(note.color.saturation), .real(note.color.brightness),
-                        note.deadline.map { .integer($0) } ?? .null, .integer(position), .integer(now),
+                        note.deadline.map { .integer($0) } ?? .null, position.map { .integer($0) } ?? .null,
+                        .integer(now),
                     ])
                 try changes.record(.notes, .created, id: note.id, at: now)
                 return note

@@ -8,7 +8,7 @@ struct OrderedList {
     let table: String
     /// The SQL run most often, written once (not interpolated on every call).
     private let countSQL: String
-    private let lastPositionSQL: String
+    private let appendPositionQuery: String
     private let positionOfSQL: String
 
     static let gap: Int64 = 1 << 20
@@ -17,7 +17,7 @@ struct OrderedList {
         self.database = database
         self.table = table
         countSQL = "SELECT count(*) FROM \(table)"
-        lastPositionSQL = "SELECT max(position) FROM \(table)"
+        appendPositionQuery = "SELECT " + Self.appendPositionSQL(table: table)
         positionOfSQL = "SELECT position FROM \(table) WHERE id = ?1"
     }
 
@@ -69,9 +69,14 @@ struct OrderedList {
         return try storage { try position(of: id) ?? key }
     }
 
+    /// An SQL expression for a position after every row of `table`, for an INSERT to work out itself.
+    static func appendPositionSQL(table: String) -> String {
+        "(SELECT coalesce(max(position), 0) FROM \(table)) + \(gap)"
+    }
+
     /// A position after every row.
     func positionForAppend() throws -> Int64 {
-        (try database.scalarInteger(lastPositionSQL) ?? 0) + Self.gap
+        try database.scalarInteger(appendPositionQuery) ?? Self.gap
     }
 
     /// A free position that puts a new row at `index` (0...count), shifting later rows down by one.
