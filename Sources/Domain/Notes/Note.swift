@@ -56,7 +56,13 @@ enum TextRules {
 
     /// Whether `text` has nothing but white space (or nothing at all).
     static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        // ASCII is settled byte by byte (its white space is U+0009...U+000D and U+0020); the first non-ASCII
+        // byte hands the question to the Unicode properties.
+        for byte in text.utf8 {
+            if byte >= 0x80 { return text.unicodeScalars.allSatisfy { $0.properties.isWhitespace } }
+            if byte != 0x20 && !(0x09...0x0D).contains(byte) { return false }
+        }
+        return true
     }
 
     static func checkNote(title: String, content: String) throws(DomainError) {
