@@ -41,4 +41,79 @@ import Testing
             #expect(try DomainTestSupport.allNotes(store).map(\.title) == ["first", "from elsewhere", "mine"])
         }
     }
+
+    struct Refused: Error {}
+
+    static func table() throws -> Database {
+        let database = try Database(path: nil)
+        try database.execute("CREATE TABLE t(x INTEGER NOT NULL)")
+        return database
+    }
+
+    static func count(_ database: Database) throws -> Int64 {
+        try database.scalarInteger("SELECT count(*) FROM t") ?? -1
+    }
+
+    @Test func aSavepointMutationThatFailsIsUndoneAloneInItsGroup() throws {
+        let database = try Self.table()
+        database.armGroup()
+        try database.transaction { try database.run("INSERT INTO t VALUES (1)") }
+        #expect(throws: Refused.self) {
+            try database.transaction {
+                try database.run("INSERT INTO t VALUES (2)")
+                throw Refused()
+            }
+        }
+        try database.transaction { try database.run("INSERT INTO t VALUES (3)") }
+        try database.commitGroup()
+        #expect(try Self.count(database) == 2)
+    }
+
+    @Test func aWholeGroupMutationThatFailsBeforeWritingLeavesTheGroupAlone() throws {
+        let database = try Self.table()
+        database.armGroup()
+        try database.transaction { try database.run("INSERT INTO t VALUES (1)") }
+        #expect(throws: Refused.self) {
+            try database.transaction(undo: .wholeGroup) {
+                _ = try Self.count(database)
+                throw Refused()
+            }
+        }
+        try database.transaction(undo: .wholeGroup) { try database.run("INSERT INTO t VALUES (2)") }
+        try database.commitGroup()
+        #expect(try Self.count(database) == 2)
+    }
+
+    @Test func aWholeGroupMutationThatFailsAfterWritingGivesTheGroupUp() throws {
+        let database = try Self.table()
+        database.armGroup()
+        try database.transaction { try database.run("INSERT INTO t VALUES (1)") }
+        #expect(throws: Refused.self) {
+            try database.transaction(undo: .wholeGroup) {
+                try database.run("INSERT INTO t VALUES (2)")
+                throw Refused()
+            }
+        }
+        // Nothing more joins the group, and its commit fails: nothing half-written is ever kept.
+        #expect(throws: SQLiteError.self) { try database.transaction { try database.run("INSERT INTO t VALUES (3)") } }
+        #expect(throws: SQLiteError.self) { try database.commitGroup() }
+        #expect(try Self.count(database) == 0)
+        // The next group starts afresh.
+        database.armGroup()
+        try database.transaction(undo: .wholeGroup) { try database.run("INSERT INTO t VALUES (4)") }
+        try database.commitGroup()
+        #expect(try Self.count(database) == 1)
+    }
+
+    @Test func outsideAGroupAWholeGroupMutationIsItsOwnTransaction() throws {
+        let database = try Self.table()
+        #expect(throws: Refused.self) {
+            try database.transaction(undo: .wholeGroup) {
+                try database.run("INSERT INTO t VALUES (1)")
+                throw Refused()
+            }
+        }
+        #expect(try Self.count(database) == 0)
+        #expect(database.isInTransaction == false)
+    }
 }

@@ -43,7 +43,8 @@ public final class NoteStore {
     public func create(_ draft: NoteDraft, at index: Int? = nil) throws(DomainError) -> Note {
         try TextRules.checkNote(title: draft.title, content: draft.content)
         return try storage {
-            try database.transaction {
+            // Everything is checked before the first write, so no savepoint is needed (see MutationUndo).
+            try database.transaction(undo: .wholeGroup) {
                 try edition.checkRoomForOneMore()
                 // No position means the end of the list, which the INSERT works out itself (one statement
                 // fewer for the commonest create).

@@ -166,13 +166,24 @@ public final class Database {
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// How a mutation in a write group is undone when it fails.
+    public enum MutationUndo: Sendable {
+        /// By a savepoint of its own: it is undone alone and its neighbours in the group are untouched.
+        case savepoint
+        /// Without a savepoint (which costs every mutation a copy of each page it touches), for a mutation
+        /// that checks everything before its first write, so that after it only SQLite itself can fail it
+        /// (a full disk, an I/O error). Failing before any write undoes nothing; failing after one gives the
+        /// whole group up, as SQLite itself mostly does on such errors.
+        case wholeGroup
+    }
+
     /// Runs `body` atomically: all of it is committed, or (when it throws) none of it.
     ///
     /// Outermost calls open `BEGIN IMMEDIATE` (taking the write lock up front, so a busy database is waited
     /// for under the busy timeout instead of failing half-way); nested calls become savepoints.
     /// Within an armed write group (see ``armGroup()``), the outermost transaction stays open until
-    /// ``commitGroup()``, so pipelined mutations share one commit.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// ``commitGroup()``, so pipelined mutations share one commit; each is undone as `undo` says.
+    public func transaction<T>(undo: MutationUndo = .savepoint, _ body: () throws -> T) throws -> T {
         if readSnapshotOpen { endReadSnapshot() }
         if groupOpen && (groupLost || !isInTransaction) {
             groupLost = true
@@ -182,7 +193,7 @@ public final class Database {
             try run("BEGIN IMMEDIATE")
             if groupArmed {
                 groupOpen = true
-                return try savepoint(body)
+                return try groupMember(undo, body)
             }
             do {
                 let result = try body()
@@ -193,7 +204,20 @@ public final class Database {
                 throw error
             }
         }
+        if groupOpen && savepointDepth == 0 { return try groupMember(undo, body) }
         return try savepoint(body)
+    }
+
+    /// One mutation directly in the open group.
+    private func groupMember<T>(_ undo: MutationUndo, _ body: () throws -> T) throws -> T {
+        guard undo == .wholeGroup else { return try savepoint(body) }
+        let written = sqlite3_total_changes64(handle)
+        do {
+            return try body()
+        } catch {
+            if !isInTransaction || sqlite3_total_changes64(handle) != written { groupLost = true }
+            throw error
+        }
     }
 
     /// Runs `body` with no busy timeout: a lock held by another connection fails at once with
