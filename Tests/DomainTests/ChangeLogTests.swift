@@ -310,3 +310,81 @@ import Testing
         }
     }
 }
+
+/// Events are held in memory while their transaction runs and written in bulk before it commits; these
+/// check that grouping, reading mid-transaction, savepoints and rollbacks never lose, repeat or reorder one.
+@Suite struct DeferredChangeEventTests {
+    struct Refused: Error {}
+
+    static func sequences(_ store: DataStore) throws -> [String] {
+        try store.changes.events(after: 0, limit: 1000).map { "\($0.sequence):\($0.kind.rawValue):\($0.id)" }
+    }
+
+    @Test func theLiteralsBoundToSQLAreTheRawValues() {
+        for domain in ChangeDomain.allCases { #expect("\(domain.literal)" == domain.rawValue) }
+        for kind in ChangeKind.allCases { #expect("\(kind.literal)" == kind.rawValue) }
+    }
+
+    @Test func aGroupWritesItsEventsInOrderWithConsecutiveSequences() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        let ids = try (0..<150).map { try store.notes.create(NoteDraft(title: "n\($0)")).id }
+        try store.notes.delete(id: ids[3])
+        try store.commitWriteGroup()
+        let events = try store.changes.events(after: 0, limit: 1000)
+        #expect(events.map(\.sequence) == Array(1...151))
+        #expect(events.prefix(150).map(\.id) == ids)
+        #expect(events.last?.kind == .deleted)
+    }
+
+    @Test func readingTheLogInsideTheGroupSeesItsEventsAndWritesThemOnce() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        let first = try store.notes.create(NoteDraft(title: "first"))
+        #expect(try store.changes.latestSequence() == 1)
+        let second = try store.notes.create(NoteDraft(title: "second"))
+        #expect(try store.changes.events(after: 0, limit: 10).map(\.id) == [first.id, second.id])
+        try store.commitWriteGroup()
+        #expect(try Self.sequences(store) == ["1:created:\(first.id)", "2:created:\(second.id)"])
+    }
+
+    @Test func aRolledBackSavepointForgetsItsEventsEvenAfterTheyWereWrittenInsideIt() throws {
+        let store = try DomainTestSupport.openStore()
+        let database = store.database
+        store.beginWriteGroup()
+        let kept = try store.notes.create(NoteDraft(title: "kept"))
+        #expect(throws: Refused.self) {
+            try database.transaction {
+                try store.changes.record(.notes, .updated, id: "ghost", at: 0)
+                // Something in the savepoint reads the log: everything so far is written, inside it...
+                try database.writeDeferredRows()
+                throw Refused()
+            }
+        }
+        // ...and the savepoint's rollback took those rows away again; the earlier event is written anew.
+        let later = try store.notes.create(NoteDraft(title: "later"))
+        try store.commitWriteGroup()
+        #expect(try Self.sequences(store) == ["1:created:\(kept.id)", "2:created:\(later.id)"])
+    }
+
+    @Test func aGroupGivenUpLeavesNoEvents() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        _ = try store.notes.create(NoteDraft(title: "lost"))
+        try store.database.execute("ROLLBACK")  // what SQLite does by itself after an I/O error
+        #expect(throws: DomainError.self) { try store.commitWriteGroup() }
+        let next = try store.notes.create(NoteDraft(title: "next"))
+        #expect(try Self.sequences(store) == ["1:created:\(next.id)"])
+    }
+
+    @Test func aCreateRefusedBeforeItsFirstWriteLeavesTheGroupAndItsEvents() throws {
+        let store = try DomainTestSupport.openStore(freeLimit: 1)
+        store.beginWriteGroup()
+        let only = try store.notes.create(NoteDraft(title: "only"))
+        #expect(throws: DomainError.self) { try store.notes.create(NoteDraft(title: "one too many")) }
+        try store.commitWriteGroup()
+        #expect(try Self.sequences(store) == ["1:created:\(only.id)"])
+        #expect(try store.notes.count() == 1)
+    }
+}
+

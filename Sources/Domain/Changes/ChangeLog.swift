@@ -1,11 +1,34 @@
 /// What happened to an entity.
-public enum ChangeKind: String, Sendable {
+public enum ChangeKind: String, Sendable, CaseIterable {
     case created, updated, deleted, moved
+
+    /// The raw value as a literal (bound to SQL without a copy).
+    var literal: StaticString {
+        switch self {
+        case .created: "created"
+        case .updated: "updated"
+        case .deleted: "deleted"
+        case .moved: "moved"
+        }
+    }
 }
 
 /// The app an entity belongs to, as named in change events and search hits.
 public enum ChangeDomain: String, Sendable, CaseIterable {
     case notes, photos, images, diary, reminders, messages, board
+
+    /// The raw value as a literal (bound to SQL without a copy).
+    var literal: StaticString {
+        switch self {
+        case .notes: "notes"
+        case .photos: "photos"
+        case .images: "images"
+        case .diary: "diary"
+        case .reminders: "reminders"
+        case .messages: "messages"
+        case .board: "board"
+        }
+    }
 }
 
 /// One committed mutation, as recorded in the event log (SPEC §11).
@@ -19,26 +42,72 @@ public struct ChangeEvent: Sendable, Equatable {
 
 /// Appends an event for every mutation, inside the mutation's own transaction, so the log and the data
 /// can never disagree.
-public final class ChangeLog {
+///
+/// Events are kept in memory while their transaction runs and written before it commits, up to 64 to a
+/// statement (a statement per event cost a create ~7,800 instructions); reading the log inside the
+/// transaction writes them first, and a savepoint or transaction that rolls back forgets its own.
+public final class ChangeLog: DeferredRows {
     private let database: Database
     private let clock: any Clock
+    private var recorded: [(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: String)] = []
+    private var written = 0
+    /// `INSERT ... VALUES (...), (...)` for 1...rowsPerStatement rows, prepared as they are first needed.
+    private var insertSQL: [String] = []
+    static let rowsPerStatement = 64
 
     init(database: Database, clock: any Clock) {
         self.database = database
         self.clock = clock
+        database.deferredRows = self
     }
 
     /// Records that `id` in `domain` was `kind`. Must run inside the mutation's transaction.
     func record(_ domain: ChangeDomain, _ kind: ChangeKind, id: String, at time: Int64) throws {
         precondition(database.isInTransaction, "change events are written in the mutation's transaction")
-        try database.run(
-            "INSERT INTO changes(at, domain, kind, entity_id) VALUES (?1, ?2, ?3, ?4)",
-            [.integer(time), .text(domain.rawValue), .text(kind.rawValue), .text(id)])
+        recorded.append((time, domain, kind, id))
+    }
+
+    var position: DeferredRowsPosition { DeferredRowsPosition(recorded: recorded.count, written: written) }
+
+    func restore(_ position: DeferredRowsPosition) {
+        if recorded.count > position.recorded { recorded.removeSubrange(position.recorded...) }
+        written = min(written, position.written)
+    }
+
+    func writePending() throws {
+        while written < recorded.count {
+            let rows = min(Self.rowsPerStatement, recorded.count - written)
+            while insertSQL.count < rows {
+                let count = insertSQL.count + 1
+                insertSQL.append(
+                    "INSERT INTO changes(at, domain, kind, entity_id) VALUES "
+                        + (0..<count).map { "(?\($0 * 4 + 1), ?\($0 * 4 + 2), ?\($0 * 4 + 3), ?\($0 * 4 + 4))" }
+                        .joined(separator: ", "))
+            }
+            let statement = try database.statement(insertSQL[rows - 1])
+            try statement.prepareForBinding()
+            var parameter: Int32 = 1
+            for event in recorded[written..<written + rows] {
+                try statement.bind(parameter, integer: event.at)
+                try statement.bind(parameter + 1, literal: event.domain.literal)
+                try statement.bind(parameter + 2, literal: event.kind.literal)
+                try statement.bind(parameter + 3, text: event.id)
+                parameter += 4
+            }
+            try statement.runBound()
+            written += rows
+        }
+    }
+
+    func reset() {
+        recorded.removeAll(keepingCapacity: true)
+        written = 0
     }
 
     /// Events after `sequence`, oldest first.
     public func events(after sequence: Int64, limit: Int) throws(DomainError) -> [ChangeEvent] {
         try storage {
+            try database.writeDeferredRows()
             var events: [ChangeEvent] = []
             try database.statement(
                 "SELECT seq, at, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2"
@@ -68,6 +137,9 @@ public final class ChangeLog {
 
     /// The sequence number of the newest event (0 when there is none).
     public func latestSequence() throws(DomainError) -> Int64 {
-        try storage { try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0 }
+        try storage {
+            try database.writeDeferredRows()
+            return try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+        }
     }
 }

@@ -33,6 +33,10 @@ public final class Database {
     /// Whether a transaction that may write is open (what is read there may not have been committed).
     var isInWriteTransaction: Bool { isInTransaction && !readSnapshotOpen }
 
+    /// Rows that transactions record in memory and write in bulk (the change log), kept in step with
+    /// commits, rollbacks and savepoints here.
+    weak var deferredRows: (any DeferredRows)?
+
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -197,10 +201,13 @@ public final class Database {
             }
             do {
                 let result = try body()
+                try deferredRows?.writePending()
                 try run("COMMIT")
+                deferredRows?.reset()
                 return result
             } catch {
                 if isInTransaction { try? run("ROLLBACK") }
+                deferredRows?.reset()
                 throw error
             }
         }
@@ -212,10 +219,15 @@ public final class Database {
     private func groupMember<T>(_ undo: MutationUndo, _ body: () throws -> T) throws -> T {
         guard undo == .wholeGroup else { return try savepoint(body) }
         let written = sqlite3_total_changes64(handle)
+        let deferred = deferredRows?.position
         do {
             return try body()
         } catch {
-            if !isInTransaction || sqlite3_total_changes64(handle) != written { groupLost = true }
+            if !isInTransaction || sqlite3_total_changes64(handle) != written {
+                groupLost = true
+            } else if let deferred {
+                deferredRows?.restore(deferred)
+            }
             throw error
         }
     }
@@ -253,6 +265,7 @@ public final class Database {
         defer { savepointDepth -= 1 }
         // Cached statements: a savepoint per mutation must not cost an SQL parse each time.
         try run(sql.begin)
+        let deferred = deferredRows?.position
         do {
             let result = try body()
             try run(sql.release)
@@ -261,6 +274,7 @@ public final class Database {
             if isInTransaction {
                 try? run(sql.rollback)
                 try? run(sql.release)
+                if let deferred { deferredRows?.restore(deferred) }
             } else if groupOpen {
                 groupLost = true
             }
@@ -308,12 +322,16 @@ public final class Database {
         if groupLost || !isInTransaction {
             groupLost = false
             if isInTransaction { try? run("ROLLBACK") }
+            deferredRows?.reset()
             throw Self.groupRolledBack
         }
         do {
+            try deferredRows?.writePending()
             try run("COMMIT")
+            deferredRows?.reset()
         } catch {
             if isInTransaction { try? run("ROLLBACK") }
+            deferredRows?.reset()
             throw error
         }
     }
@@ -354,5 +372,30 @@ private struct SQLText: Hashable {
             hasher.combine(raw.loadUnaligned(fromByteOffset: bytes.count / 2 - 4, as: UInt64.self))
             hasher.combine(raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
         }
+    }
+}
+
+/// Rows a transaction records in memory and writes many to a statement: just before it commits, or when
+/// something in the transaction is about to read them (``Database/writeDeferredRows()``).
+protocol DeferredRows: AnyObject {
+    /// How far recording and writing have got; a savepoint keeps it and restores it when rolled back.
+    var position: DeferredRowsPosition { get }
+    func restore(_ position: DeferredRowsPosition)
+    /// Writes what has been recorded and not yet written.
+    func writePending() throws
+    /// The transaction is over (committed or rolled back).
+    func reset()
+}
+
+/// Rows recorded, and of them written, since the transaction began.
+struct DeferredRowsPosition {
+    var recorded: Int
+    var written: Int
+}
+
+extension Database {
+    /// Writes the transaction's deferred rows now, for code about to read their table.
+    func writeDeferredRows() throws {
+        try deferredRows?.writePending()
     }
 }

@@ -98,6 +98,51 @@ public final class Statement {
         }
     }
 
+    // MARK: Binding one parameter at a time (for hot paths that would otherwise build an array)
+
+    /// Clears earlier results and bindings before parameters are bound one by one.
+    func prepareForBinding() throws(SQLiteError) {
+        if role != .transactionControl { try database.beforeRunning(reading: role == .read) }
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, integer value: Int64) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    func bind(_ index: Int32, text value: String) throws(SQLiteError) {
+        var text = value
+        try check(
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { characters in
+                    sqlite3_bind_text64(
+                        handle, index, characters.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+                        sqlite3_uint64(characters.count), satchel_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            })
+    }
+
+    /// Binds text that lives as long as the program (a literal), so SQLite need not copy it.
+    func bind(_ index: Int32, literal value: StaticString) throws(SQLiteError) {
+        precondition(value.hasPointerRepresentation, "a literal of one Unicode scalar has no UTF-8 to point at")
+        try check(
+            value.utf8Start.withMemoryRebound(to: CChar.self, capacity: value.utf8CodeUnitCount) { characters in
+                sqlite3_bind_text64(
+                    handle, index, characters, sqlite3_uint64(value.utf8CodeUnitCount), nil, UInt8(SQLITE_UTF8))
+            })
+    }
+
+    /// Runs the statement, bound one parameter at a time, to completion.
+    func runBound() throws(SQLiteError) {
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    private func check(_ code: Int32) throws(SQLiteError) {
+        guard code == SQLITE_OK else { throw SQLiteError(connection: database.handle, code: code, sql: sql) }
+    }
+
     /// Binds `values` and runs the statement to completion.
     public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
         try bind(values)
