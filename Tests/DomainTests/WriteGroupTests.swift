@@ -116,4 +116,48 @@ import Testing
         #expect(try Self.count(database) == 0)
         #expect(database.isInTransaction == false)
     }
+
+    // MARK: Appends in a group (the next position is remembered while nothing else writes)
+
+    @Test func appendsInAGroupStayInOrderWhateverHappensBetweenThem() throws {
+        try DomainTestSupport.withTemporaryDirectory { directory in
+            let path = directory + "/appends.sqlite"
+            let store = try DomainTestSupport.openStore(path: path)
+            let other = try DomainTestSupport.openStore(path: path, ids: RandomIDGenerator(clock: ManualClock()))
+            store.beginWriteGroup()
+            let a = try store.notes.create(NoteDraft(title: "a"))
+            let b = try store.notes.create(NoteDraft(title: "b"))
+            try store.notes.delete(id: b.id)  // the last one goes: its place is free again
+            let c = try store.notes.create(NoteDraft(title: "c"))
+            _ = try store.notes.move(id: c.id, to: 0)
+            let d = try store.notes.create(NoteDraft(title: "d"))
+            let e = try store.notes.create(NoteDraft(title: "e"), at: 1)
+            let f = try store.notes.create(NoteDraft(title: "f"))
+            try store.commitWriteGroup()
+            // Another process appends between two groups of this one.
+            let g = try other.notes.create(NoteDraft(title: "g"))
+            store.beginWriteGroup()
+            let h = try store.notes.create(NoteDraft(title: "h"))
+            try store.commitWriteGroup()
+            let order = try DomainTestSupport.allNotes(store).map(\.title)
+            #expect(order == ["c", "e", "a", "d", "f", "g", "h"])
+            _ = (a, d, e, f, g, h)
+        }
+    }
+
+    @Test func afterAGroupIsGivenUpAppendsStartFromWhatIsStored() throws {
+        let store = try DomainTestSupport.openStore()
+        _ = try store.notes.create(NoteDraft(title: "kept"))
+        store.beginWriteGroup()
+        _ = try store.notes.create(NoteDraft(title: "lost 1"))
+        _ = try store.notes.create(NoteDraft(title: "lost 2"))
+        try store.database.execute("ROLLBACK")  // what SQLite does by itself after an I/O error
+        #expect(throws: DomainError.self) { try store.commitWriteGroup() }
+        store.beginWriteGroup()
+        _ = try store.notes.create(NoteDraft(title: "next"))
+        _ = try store.notes.create(NoteDraft(title: "last"))
+        try store.commitWriteGroup()
+        #expect(try DomainTestSupport.allNotes(store).map(\.title) == ["kept", "next", "last"])
+    }
 }
+

@@ -24,12 +24,17 @@ public final class NoteStore {
         "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
 
     private static let selectByID = "SELECT \(columns) FROM notes WHERE id = ?1"
-    /// `?8` is the position, or NULL for the end of the list.
     private static let insert = """
         INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position,
                           created_at, updated_at, revision)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, \(OrderedList.appendPositionSQL(table: "notes"))), ?9, ?9, 1)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)
         """
+
+    /// Where the last create appended, in which write transaction, and SQLite's change count right after
+    /// it: while both still hold, nothing else has touched the list (no other connection can write inside
+    /// our transaction), so the next append goes one gap further without asking SQLite. A group of
+    /// pipelined creates asks once.
+    private var lastAppend: (transaction: UInt64, changes: Int64, position: Int64)?
     private static let selectPage = "SELECT \(columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
 
     private static func note(_ row: Statement) -> Note {
@@ -46,15 +51,19 @@ public final class NoteStore {
             // Everything is checked before the first write, so no savepoint is needed (see MutationUndo).
             try database.transaction(undo: .wholeGroup) {
                 try edition.checkRoomForOneMore()
-                // No position means the end of the list, which the INSERT works out itself (one statement
-                // fewer for the commonest create).
-                var position: Int64? = nil
+                let position: Int64
                 if let index {
                     let count = try order.count()
                     guard index >= 0, index <= count else {
                         throw DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(count))
                     }
                     position = try order.positionForInsert(at: index, count: count)
+                } else if let last = lastAppend, last.transaction == database.writeTransactionNumber,
+                    last.changes == database.totalChanges
+                {
+                    position = last.position + OrderedList.gap
+                } else {
+                    position = try order.positionForAppend()
                 }
                 let now = clock.nowMilliseconds()
                 let note = Note(
@@ -65,9 +74,9 @@ public final class NoteStore {
                     [
                         .text(note.id), .text(note.title), .text(note.content), .real(note.color.hue),
                         .real(note.color.saturation), .real(note.color.brightness),
-                        note.deadline.map { .integer($0) } ?? .null, position.map { .integer($0) } ?? .null,
-                        .integer(now),
+                        note.deadline.map { .integer($0) } ?? .null, .integer(position), .integer(now),
                     ])
+                if index == nil { lastAppend = (database.writeTransactionNumber, database.totalChanges, position) }
                 try changes.record(.notes, .created, id: note.id, at: now)
                 return note
             }

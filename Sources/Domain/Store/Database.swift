@@ -24,6 +24,12 @@ public final class Database {
     /// Whether the armed group's reads share one read transaction (opened by the first read of the group
     /// that comes before any write): a chunk of pipelined reads takes SQLite's file locks once, not per read.
     private var readSnapshotOpen = false
+    /// Counts the write transactions begun, so what is known within one can be told from the next.
+    private(set) var writeTransactionNumber: UInt64 = 0
+
+    /// Rows inserted, updated or deleted through this connection so far (SQLite's own count).
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// Counts the read snapshots opened, so a cache can tell one from the next.
     private(set) var readSnapshotNumber: UInt64 = 0
 
@@ -195,6 +201,7 @@ public final class Database {
         }
         if !isInTransaction {
             try run("BEGIN IMMEDIATE")
+            writeTransactionNumber &+= 1
             if groupArmed {
                 groupOpen = true
                 return try groupMember(undo, body)
