@@ -18,8 +18,8 @@ public final class RandomIDGenerator: IDGenerator {
 
     public func makeID(kind: String) -> String {
         let time = UInt64(max(0, clock.nowMilliseconds())) & 0xFFFF_FFFF_FFFF
-        let high = UInt64.random(in: 0...UInt64.max, using: &generator)
-        let low = UInt16.random(in: 0...UInt16.max, using: &generator)
+        let high = generator.next()
+        let low = UInt16(truncatingIfNeeded: generator.next())
         // 128 bits: 48 of time, 80 of randomness, written as 26 base-32 digits after "kind_", in one allocation.
         var value = (time: time, high: high, low: UInt64(low))
         var prefix = kind
