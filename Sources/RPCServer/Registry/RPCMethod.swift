@@ -65,6 +65,7 @@ final class RPCMethod {
                 if spec.required { throw ServerError.missingParam(spec.name, expected: SchemaValidator.describe(spec.schema)) }
                 continue
             }
+            if let plain = spec.plainString, plain.accepts(value) { continue }
             do {
                 try SchemaValidator.validate(value, against: spec.schema, at: spec.name)
             } catch {
