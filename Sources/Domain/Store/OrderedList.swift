@@ -69,8 +69,8 @@ struct OrderedList {
         return try storage { try position(of: id) ?? key }
     }
 
-    /// An SQL expression for a position after every row of `table`, for an INSERT to work out itself.
-    static func appendPositionSQL(table: String) -> String {
+    /// An SQL expression for a position after every row of `table`.
+    private static func appendPositionSQL(table: String) -> String {
         "(SELECT coalesce(max(position), 0) FROM \(table)) + \(gap)"
     }
 
