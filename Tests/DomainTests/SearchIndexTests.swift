@@ -230,12 +230,12 @@ import Testing
         store.beginWriteGroup()
         for index in 0..<7 { _ = try store.notes.create(NoteDraft(title: "batch \(index)")) }
         try store.commitWriteGroup()
-        #expect(try store.search.catchUp(limit: 3))
+        #expect(try store.search.catchUp(limit: 3) == .moreToDo)
         #expect(try store.database.scalarInteger("SELECT count(*) FROM search_documents") == 3)
-        #expect(try store.search.catchUp(limit: 3))
-        #expect(try store.search.catchUp(limit: 3) == false)
+        #expect(try store.search.catchUp(limit: 3) == .moreToDo)
+        #expect(try store.search.catchUp(limit: 3) == .upToDate)
         #expect(try store.database.scalarInteger("SELECT count(*) FROM search_documents") == 7)
-        #expect(try store.search.catchUp(limit: 3) == false)
+        #expect(try store.search.catchUp(limit: 3) == .upToDate)
     }
 
     @Test func anIdleStepDoesNotWaitForAnotherWriter() throws {
@@ -246,11 +246,11 @@ import Testing
             let other = try Database(path: path)
             try other.execute("BEGIN IMMEDIATE")
             let started = Date()
-            #expect(try store.search.catchUp(waiting: false), "gives up, with work left")
+            #expect(try store.search.catchUp(waiting: false) == .busy, "gives up at once")
             #expect(Date().timeIntervalSince(started) < 5, "did not sit out the busy timeout")
             #expect(try store.search.isBehind())
             try other.execute("ROLLBACK")
-            #expect(try store.search.catchUp(waiting: false) == false)
+            #expect(try store.search.catchUp(waiting: false) == .upToDate)
             #expect(try store.search.isBehind() == false)
         }
     }

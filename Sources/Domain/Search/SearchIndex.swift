@@ -60,22 +60,35 @@ public final class SearchIndex {
             """) == 1
     }
 
-    /// Takes in at most `limit` changes from the log, in one transaction; returns whether more are left.
+    /// Where a step of ``catchUp(limit:waiting:)`` left the index.
+    public enum Progress: Sendable, Equatable {
+        /// It holds every change in the log.
+        case upToDate
+        /// The step took in what it could; the log holds more.
+        case moreToDo
+        /// Another connection held the write lock, so the step did nothing (only when not waiting).
+        case busy
+    }
+
+    /// Takes in at most `limit` changes from the log, in one transaction.
     ///
-    /// With `waiting: false` the step gives up at once (returning `true`) when another connection holds the
-    /// write lock, instead of waiting for it: idle work must never keep the server from its input.
+    /// With `waiting: false` the step gives up at once (`.busy`) when another connection holds the write
+    /// lock, instead of waiting for it: idle work must never keep the server from its input.
     @discardableResult
-    public func catchUp(limit: Int = idleBatch, waiting: Bool = true) throws(DomainError) -> Bool {
+    public func catchUp(limit: Int = idleBatch, waiting: Bool = true) throws(DomainError) -> Progress {
         try storage {
-            guard try behind() else { return false }
-            if !waiting {
+            guard try behind() else { return .upToDate }
+            let more: Bool
+            if waiting {
+                more = try database.transaction { try takeIn(limit) }
+            } else {
                 do {
-                    return try database.withoutWaitingForLocks { try database.transaction { try takeIn(limit) } }
+                    more = try database.withoutWaitingForLocks { try database.transaction { try takeIn(limit) } }
                 } catch let error as SQLiteError where error.isBusy {
-                    return true
+                    return .busy
                 }
             }
-            return try database.transaction { try takeIn(limit) }
+            return more ? .moreToDo : .upToDate
         }
     }
 

@@ -102,8 +102,7 @@ final class ServerLoop {
                 break
             }
             if ready == 0 {
-                if indexMayBeBehind { indexWhileIdle() }
-                indexingWhileIdle = indexMayBeBehind
+                indexingWhileIdle = indexMayBeBehind && indexWhileIdle()
                 continue  // the top of the loop delivers what other processes committed
             }
             indexingWhileIdle = false
@@ -134,14 +133,23 @@ final class ServerLoop {
     }
 
     /// One small step of bringing the search index up to the change log, taken only while input is quiet,
-    /// never waiting for another process's write lock (a search catches up on what is left).
-    private func indexWhileIdle() {
+    /// never waiting for another process's write lock (a search catches up on what is left). Returns
+    /// whether the next step may follow at once: not when this one found the lock taken.
+    private func indexWhileIdle() -> Bool {
         do {
-            indexMayBeBehind = try store.search.catchUp(limit: SearchIndex.idleBatch, waiting: false)
+            switch try store.search.catchUp(limit: SearchIndex.idleBatch, waiting: false) {
+            case .upToDate:
+                indexMayBeBehind = false
+            case .moreToDo:
+                return true
+            case .busy:
+                break
+            }
         } catch {
             logger.error("could not update the search index: \(error)")
             indexMayBeBehind = false
         }
+        return false
     }
 
     /// However serving ends (end of input, a signal, `exit`), the editing session ends with its cleanup.
