@@ -37,7 +37,7 @@ enum SearchBenchmark {
         Thread { handle.write(payload) }.start()
         server.readLines(total)
         let filled = DispatchTime.now().uptimeNanoseconds
-        // Sent at once (well within the 20 ms the server waits before indexing on its own), the first
+        // Sent at once (well within the 100 ms the server waits before indexing on its own), the first
         // search takes the whole backlog in itself.
         let (_, firstSearch) = server.roundTrip(#"{"jsonrpc":"2.0","id":0,"method":"search","params":{"query":"harb"}}"#)
         report("- filling: \(formatted(Double(filled - start) / 1e9)) s (pipelined creates; writes do not touch the index)")

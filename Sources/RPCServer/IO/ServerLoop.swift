@@ -24,12 +24,20 @@ final class ServerLoop {
     /// How often a subscribed connection looks for commits made by other processes.
     static let changePollMilliseconds: Int32 = 50
     /// How long input must have been quiet before the server spends a step on the search index.
-    static let idleIndexMilliseconds: Int32 = 20
+    static let idleIndexMilliseconds: Int32 = 100
     /// Whether the search index may lag the change log (after any input, and at start).
     private var indexMayBeBehind = true
     /// Whether the loop is stepping through the index while input is quiet: then it only glances at the
     /// input between steps instead of waiting another while.
     private var indexingWhileIdle = false
+    /// When input last arrived (milliseconds on the monotonic clock).
+    private var lastInput = ServerLoop.monotonicMilliseconds()
+
+    private static func monotonicMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
 
     /// Answers are written out once this many bytes are waiting, even in the middle of a chunk.
     private let flushThreshold = 1 << 20
@@ -102,7 +110,8 @@ final class ServerLoop {
                 break
             }
             if ready == 0 {
-                indexingWhileIdle = indexMayBeBehind && indexWhileIdle()
+                let quiet = Self.monotonicMilliseconds() - lastInput >= Int64(Self.idleIndexMilliseconds)
+                if indexMayBeBehind && (indexingWhileIdle || quiet) { indexingWhileIdle = indexWhileIdle() }
                 continue  // the top of the loop delivers what other processes committed
             }
             indexingWhileIdle = false
@@ -112,6 +121,7 @@ final class ServerLoop {
             }
             guard descriptors[0].revents != 0 else { continue }
             let count = read(0, buffer.baseAddress, readSize)
+            lastInput = Self.monotonicMilliseconds()
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 logger.error("reading stdin failed: errno \(errno)")
