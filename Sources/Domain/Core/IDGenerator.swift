@@ -10,7 +10,7 @@ public final class RandomIDGenerator: IDGenerator {
     private let clock: any Clock
     /// Seeded once from the system's random source; a system call per id would cost more than the insert.
     private var generator = Xoshiro256StarStar()
-    private static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
+    private static let alphabet: StaticString = "0123456789abcdefghjkmnpqrstvwxyz"
 
     public init(clock: any Clock) {
         self.clock = clock
@@ -29,7 +29,7 @@ public final class RandomIDGenerator: IDGenerator {
                 buffer[kindBytes.count] = UInt8(ascii: "_")
                 let start = kindBytes.count + 1
                 for index in stride(from: 25, through: 0, by: -1) {
-                    buffer[start + index] = Self.alphabet[Int(value.low & 31)]
+                    buffer[start + index] = Self.alphabet.utf8Start[Int(value.low & 31)]
                     // Shift the 128-bit number right by 5: low <- (high << 11 | low >> 5) within 16 bits, and so on.
                     value.low = (value.low >> 5) | ((value.high & 31) << 11)
                     value.high = (value.high >> 5) | ((value.time & 31) << 59)

@@ -69,13 +69,19 @@ public final class NoteStore {
                 let note = Note(
                     id: ids.makeID(kind: "note"), title: draft.title, content: draft.content, color: draft.color,
                     deadline: draft.deadline, createdAt: now, updatedAt: now, revision: 1)
-                try database.run(
-                    Self.insert,
-                    [
-                        .text(note.id), .text(note.title), .text(note.content), .real(note.color.hue),
-                        .real(note.color.saturation), .real(note.color.brightness),
-                        note.deadline.map { .integer($0) } ?? .null, .integer(position), .integer(now),
-                    ])
+                // Bound one by one: the commonest write builds no array of values.
+                let insert = try database.statement(Self.insert)
+                try insert.prepareForBinding()
+                try insert.bind(1, text: note.id)
+                try insert.bind(2, text: note.title)
+                try insert.bind(3, text: note.content)
+                try insert.bind(4, real: note.color.hue)
+                try insert.bind(5, real: note.color.saturation)
+                try insert.bind(6, real: note.color.brightness)
+                try insert.bind(7, integerOrNull: note.deadline)
+                try insert.bind(8, integer: position)
+                try insert.bind(9, integer: now)
+                try insert.runBound()
                 if index == nil { lastAppend = (database.writeTransactionNumber, database.totalChanges, position) }
                 try changes.record(.notes, .created, id: note.id, at: now)
                 return note

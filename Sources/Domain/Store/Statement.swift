@@ -123,6 +123,15 @@ public final class Statement {
             })
     }
 
+    func bind(_ index: Int32, real value: Double) throws(SQLiteError) {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds `value`, or NULL for `nil`.
+    func bind(_ index: Int32, integerOrNull value: Int64?) throws(SQLiteError) {
+        if let value { try bind(index, integer: value) } else { try check(sqlite3_bind_null(handle, index)) }
+    }
+
     /// Binds text that lives as long as the program (a literal), so SQLite need not copy it.
     func bind(_ index: Int32, literal value: StaticString) throws(SQLiteError) {
         precondition(value.hasPointerRepresentation, "a literal of one Unicode scalar has no UTF-8 to point at")
