@@ -51,8 +51,8 @@ public final class ChangeLog: DeferredRows {
     private let clock: any Clock
     private var recorded: [(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: String)] = []
     private var written = 0
-    /// `INSERT ... VALUES (...), (...)` for 1...rowsPerStatement rows, prepared as they are first needed.
-    private var insertSQL: [String] = []
+    /// `INSERT ... VALUES (...), (...)` by number of rows (1...rowsPerStatement), written when first needed.
+    private var insertSQL: [Int: String] = [:]
     static let rowsPerStatement = 64
 
     init(database: Database, clock: any Clock) {
@@ -77,14 +77,9 @@ public final class ChangeLog: DeferredRows {
     func writePending() throws {
         while written < recorded.count {
             let rows = min(Self.rowsPerStatement, recorded.count - written)
-            while insertSQL.count < rows {
-                let count = insertSQL.count + 1
-                insertSQL.append(
-                    "INSERT INTO changes(at, domain, kind, entity_id) VALUES "
-                        + (0..<count).map { "(?\($0 * 4 + 1), ?\($0 * 4 + 2), ?\($0 * 4 + 3), ?\($0 * 4 + 4))" }
-                        .joined(separator: ", "))
-            }
-            let statement = try database.statement(insertSQL[rows - 1])
+            let sql = insertSQL[rows] ?? Self.insertSQL(rows: rows)
+            insertSQL[rows] = sql
+            let statement = try database.statement(sql)
             try statement.prepareForBinding()
             var parameter: Int32 = 1
             for event in recorded[written..<written + rows] {
@@ -97,6 +92,12 @@ public final class ChangeLog: DeferredRows {
             try statement.runBound()
             written += rows
         }
+    }
+
+    private static func insertSQL(rows: Int) -> String {
+        "INSERT INTO changes(at, domain, kind, entity_id) VALUES "
+            + (0..<rows).map { "(?\($0 * 4 + 1), ?\($0 * 4 + 2), ?\($0 * 4 + 3), ?\($0 * 4 + 4))" }
+            .joined(separator: ", ")
     }
 
     func reset() {
