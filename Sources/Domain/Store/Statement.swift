@@ -52,36 +52,30 @@ public final class Statement {
     /// Clears earlier results, then binds `values` to the parameters `?1`, `?2`, ... (parameters left
     /// without a value are bound to NULL, never to a previous call's value).
     public func bind(_ values: [SQLValue]) throws(SQLiteError) {
-        if role != .transactionControl { try database.beforeRunning(reading: role == .read) }
-        sqlite3_reset(handle)
-        if values.count < parameterCount { sqlite3_clear_bindings(handle) }
-        if values.isEmpty { return }
+        try resetForRun(clearingBindings: values.count < parameterCount)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            let code: Int32
             switch value {
-            case .null:
-                code = sqlite3_bind_null(handle, index)
-            case .integer(let number):
-                code = sqlite3_bind_int64(handle, index, number)
-            case .real(let number):
-                code = sqlite3_bind_double(handle, index, number)
-            case .text(var text):
-                code = text.withUTF8 { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { characters in
-                        sqlite3_bind_text64(
-                            handle, index, characters.baseAddress ?? UnsafePointer(bitPattern: 1)!,
-                            sqlite3_uint64(characters.count), satchel_sqlite_transient(), UInt8(SQLITE_UTF8))
-                    }
-                }
+            case .null: try check(sqlite3_bind_null(handle, index))
+            case .integer(let number): try bind(index, integer: number)
+            case .real(let number): try bind(index, real: number)
+            case .text(let text): try bind(index, text: text)
             case .blob(let bytes):
-                code = bytes.withUnsafeBytes { raw in
-                    sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                        sqlite3_uint64(raw.count), satchel_sqlite_transient())
-                }
+                try check(
+                    bytes.withUnsafeBytes { raw in
+                        sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                            sqlite3_uint64(raw.count), satchel_sqlite_transient())
+                    })
             }
-            guard code == SQLITE_OK else { throw SQLiteError(connection: database.handle, code: code, sql: sql) }
         }
+    }
+
+    /// What every run starts with: the chunk's read snapshot is opened or ended as this statement needs,
+    /// and earlier results (and, when asked, bindings) are cleared.
+    private func resetForRun(clearingBindings: Bool) throws(SQLiteError) {
+        if role != .transactionControl { try database.beforeRunning(reading: role == .read) }
+        sqlite3_reset(handle)
+        if clearingBindings { sqlite3_clear_bindings(handle) }
     }
 
     /// Advances to the next row; `false` when there are no more.
@@ -102,9 +96,7 @@ public final class Statement {
 
     /// Clears earlier results and bindings before parameters are bound one by one.
     func prepareForBinding() throws(SQLiteError) {
-        if role != .transactionControl { try database.beforeRunning(reading: role == .read) }
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        try resetForRun(clearingBindings: true)
     }
 
     func bind(_ index: Int32, integer value: Int64) throws(SQLiteError) {
@@ -155,8 +147,7 @@ public final class Statement {
     /// Binds `values` and runs the statement to completion.
     public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
         try bind(values)
-        while try step() {}
-        sqlite3_reset(handle)
+        try runBound()
     }
 
     /// Binds `values`, then calls `row` for each result row.
