@@ -17,7 +17,7 @@ struct OrderedList {
         self.database = database
         self.table = table
         countSQL = "SELECT count(*) FROM \(table)"
-        appendPositionQuery = "SELECT " + Self.appendPositionSQL(table: table)
+        appendPositionQuery = "SELECT (SELECT coalesce(max(position), 0) FROM \(table)) + \(Self.gap)"
         positionOfSQL = "SELECT position FROM \(table) WHERE id = ?1"
     }
 
@@ -67,11 +67,6 @@ struct OrderedList {
         guard let cursor else { return Int64.min }
         let (key, id) = try KeysetCursor.read(cursor)
         return try storage { try position(of: id) ?? key }
-    }
-
-    /// An SQL expression for a position after every row of `table`.
-    private static func appendPositionSQL(table: String) -> String {
-        "(SELECT coalesce(max(position), 0) FROM \(table)) + \(gap)"
     }
 
     /// A position after every row.
