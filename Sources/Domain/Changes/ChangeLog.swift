@@ -43,72 +43,39 @@ public struct ChangeEvent: Sendable, Equatable {
 /// Appends an event for every mutation, inside the mutation's own transaction, so the log and the data
 /// can never disagree.
 ///
-/// Events are kept in memory while their transaction runs and written before it commits, up to 64 to a
-/// statement (a statement per event cost a create ~7,800 instructions); reading the log inside the
-/// transaction writes them first, and a savepoint or transaction that rolls back forgets its own.
-public final class ChangeLog: DeferredRows {
-    private let database: Database
+/// Events are deferred rows (see ``DeferredInserts``): kept in memory while their transaction runs and
+/// written many to a statement before it commits or before anything reads the log (a statement per event
+/// cost a create ~7,800 instructions); a savepoint or transaction that rolls back forgets its own.
+public final class ChangeLog: DeferringInserts {
+    let database: Database
     private let clock: any Clock
-    private var recorded: [(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: String)] = []
-    private var written = 0
-    /// `INSERT ... VALUES (...), (...)` by number of rows (1...rowsPerStatement), written when first needed.
-    private var insertSQL: [Int: String] = [:]
-    static let rowsPerStatement = 64
+    var deferredInserts = DeferredInserts<(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: DeferredText)>(
+        table: "changes", columns: ["at", "domain", "kind", "entity_id"])
 
     init(database: Database, clock: any Clock) {
         self.database = database
         self.clock = clock
-        database.deferredRows = self
+        database.register(self)
     }
 
     /// Records that `id` in `domain` was `kind`. Must run inside the mutation's transaction.
     func record(_ domain: ChangeDomain, _ kind: ChangeKind, id: String, at time: Int64) throws {
-        precondition(database.isInTransaction, "change events are written in the mutation's transaction")
-        recorded.append((time, domain, kind, id))
+        deferInsert((time, domain, kind, deferredInserts.text(id)))
     }
 
-    var position: DeferredRowsPosition { DeferredRowsPosition(recorded: recorded.count, written: written) }
-
-    func restore(_ position: DeferredRowsPosition) {
-        if recorded.count > position.recorded { recorded.removeSubrange(position.recorded...) }
-        written = min(written, position.written)
-    }
-
-    func writePending() throws {
-        while written < recorded.count {
-            let rows = min(Self.rowsPerStatement, recorded.count - written)
-            let sql = insertSQL[rows] ?? Self.insertSQL(rows: rows)
-            insertSQL[rows] = sql
-            let statement = try database.statement(sql)
-            try statement.prepareForBinding()
-            var parameter: Int32 = 1
-            for event in recorded[written..<written + rows] {
-                try statement.bind(parameter, integer: event.at)
-                try statement.bind(parameter + 1, literal: event.domain.literal)
-                try statement.bind(parameter + 2, literal: event.kind.literal)
-                try statement.bind(parameter + 3, text: event.id)
-                parameter += 4
-            }
-            try statement.runBound()
-            written += rows
-        }
-    }
-
-    private static func insertSQL(rows: Int) -> String {
-        "INSERT INTO changes(at, domain, kind, entity_id) VALUES "
-            + (0..<rows).map { "(?\($0 * 4 + 1), ?\($0 * 4 + 2), ?\($0 * 4 + 3), ?\($0 * 4 + 4))" }
-            .joined(separator: ", ")
-    }
-
-    func reset() {
-        recorded.removeAll(keepingCapacity: true)
-        written = 0
+    func bind(
+        _ event: (at: Int64, domain: ChangeDomain, kind: ChangeKind, id: DeferredText), to statement: Statement,
+        from first: Int32, texts: DeferredTexts
+    ) throws(SQLiteError) {
+        try statement.bind(first, integer: event.at)
+        try statement.bind(first + 1, literal: event.domain.literal)
+        try statement.bind(first + 2, literal: event.kind.literal)
+        try texts.bind(event.id, to: statement, at: first + 3)
     }
 
     /// Events after `sequence`, oldest first.
     public func events(after sequence: Int64, limit: Int) throws(DomainError) -> [ChangeEvent] {
         try storage {
-            try database.writeDeferredRows()
             var events: [ChangeEvent] = []
             try database.statement(
                 "SELECT seq, at, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2"
@@ -139,7 +106,6 @@ public final class ChangeLog: DeferredRows {
     /// The sequence number of the newest event (0 when there is none).
     public func latestSequence() throws(DomainError) -> Int64 {
         try storage {
-            try database.writeDeferredRows()
             return try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
         }
     }

@@ -1,6 +1,6 @@
 /// ENotes text notes: create, read, list in the user's order, update, delete, move (SPEC §5).
-public final class NoteStore {
-    private let database: Database
+public final class NoteStore: DeferringInserts {
+    let database: Database
     private let clock: any Clock
     private let ids: any IDGenerator
     private let changes: ChangeLog
@@ -15,6 +15,40 @@ public final class NoteStore {
         self.edition = edition
         self.order = OrderedList(database: database, table: "notes")
         self.cache = EntityCache(database: database, domain: .notes) { $0.title.utf8.count + $0.content.utf8.count + 128 }
+        database.register(self)
+    }
+
+    /// New notes, written many to a statement (see ``DeferredInserts``): a stream of pipelined creates
+    /// pays SQLite's cost per statement once per many notes.
+    var deferredInserts = DeferredInserts<NewNoteRow>(
+        table: "notes",
+        columns: [
+            "id", "title", "content", "hue", "saturation", "brightness", "deadline", "position", "created_at",
+            "updated_at", "revision",
+        ],
+        rowValues: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)")
+
+    struct NewNoteRow {
+        var id: DeferredText
+        var title: DeferredText
+        var content: DeferredText
+        var color: HSBColor
+        var deadline: Int64?
+        var position: Int64
+        var createdAt: Int64
+    }
+
+    func bind(_ row: NewNoteRow, to insert: Statement, from first: Int32, texts: DeferredTexts) throws(SQLiteError) {
+        try texts.bind(row.id, to: insert, at: first)
+        try texts.bind(row.title, to: insert, at: first + 1)
+        try texts.bind(row.content, to: insert, at: first + 2)
+        try insert.bind(first + 3, real: row.color.hue)
+        try insert.bind(first + 4, real: row.color.saturation)
+        try insert.bind(first + 5, real: row.color.brightness)
+        try insert.bind(first + 6, integerOrNull: row.deadline)
+        try insert.bind(first + 7, integer: row.position)
+        try insert.bind(first + 8, integer: row.createdAt)
+        try insert.bind(first + 9, integer: row.createdAt)
     }
 
     /// Notes read recently (`notes.get` is the hottest read there is).
@@ -24,16 +58,11 @@ public final class NoteStore {
         "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
 
     private static let selectByID = "SELECT \(columns) FROM notes WHERE id = ?1"
-    private static let insert = """
-        INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position,
-                          created_at, updated_at, revision)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)
-        """
 
     /// Where the last create appended, in which write transaction, and SQLite's change count right after
     /// it: while both still hold, nothing else has touched the list (no other connection can write inside
-    /// our transaction), so the next append goes one gap further without asking SQLite. A group of
-    /// pipelined creates asks once.
+    /// our transaction, and writing deferred rows moves the count too), so the next append goes one gap
+    /// further without asking SQLite. A group of pipelined creates asks once.
     private var lastAppend: (transaction: UInt64, changes: Int64, position: Int64)?
     private static let selectPage = "SELECT \(columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
 
@@ -69,19 +98,11 @@ public final class NoteStore {
                 let note = Note(
                     id: ids.makeID(kind: "note"), title: draft.title, content: draft.content, color: draft.color,
                     deadline: draft.deadline, createdAt: now, updatedAt: now, revision: 1)
-                // Bound one by one: the commonest write builds no array of values.
-                let insert = try database.statement(Self.insert)
-                try insert.prepareForBinding()
-                try insert.bind(1, text: note.id)
-                try insert.bind(2, text: note.title)
-                try insert.bind(3, text: note.content)
-                try insert.bind(4, real: note.color.hue)
-                try insert.bind(5, real: note.color.saturation)
-                try insert.bind(6, real: note.color.brightness)
-                try insert.bind(7, integerOrNull: note.deadline)
-                try insert.bind(8, integer: position)
-                try insert.bind(9, integer: now)
-                try insert.runBound()
+                deferInsert(
+                    NewNoteRow(
+                        id: deferredInserts.text(note.id), title: deferredInserts.text(note.title),
+                        content: deferredInserts.text(note.content), color: note.color, deadline: note.deadline,
+                        position: position, createdAt: now))
                 if index == nil { lastAppend = (database.writeTransactionNumber, database.totalChanges, position) }
                 try changes.record(.notes, .created, id: note.id, at: now)
                 return note

@@ -53,7 +53,6 @@ public final class SearchIndex {
     }
 
     private func behind() throws -> Bool {
-        try database.writeDeferredRows()
         return try database.scalarInteger(
             """
             SELECT (SELECT coalesce(max(seq), 0) FROM changes) > (SELECT indexed_through FROM search_state)

@@ -39,9 +39,19 @@ public final class Database {
     /// Whether a transaction that may write is open (what is read there may not have been committed).
     var isInWriteTransaction: Bool { isInTransaction && !readSnapshotOpen }
 
-    /// Rows that transactions record in memory and write in bulk (the change log), kept in step with
-    /// commits, rollbacks and savepoints here.
-    weak var deferredRows: (any DeferredRows)?
+    /// Writers of rows that transactions record in memory and write in bulk (new notes, change events),
+    /// kept in step with statements, commits, rollbacks and savepoints here (see ``DeferredRowWriter``).
+    private var deferredWriters: [WeakDeferredRowWriter] = []
+    /// Set when a writer records a row; cleared once every recorded row is written. Every statement looks
+    /// at it before running, so while it is clear deferring costs a statement nothing.
+    var deferredRowsWaiting = false
+    private var writingDeferredRows = false
+    /// Rows changed by writing deferred rows (part of ``totalChanges``, but no mutation's own writing).
+    private var deferredRowChanges: Int64 = 0
+
+    private struct WeakDeferredRowWriter {
+        weak var writer: (any DeferredRowWriter)?
+    }
 
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -125,6 +135,8 @@ public final class Database {
 
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
+        // What these statements touch is not known in advance: everything deferred is written first.
+        if deferredRowsWaiting { try writeDeferredRows(before: nil) }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -208,13 +220,13 @@ public final class Database {
             }
             do {
                 let result = try body()
-                try deferredRows?.writePending()
+                try writeDeferredRows(before: nil)
                 try run("COMMIT")
-                deferredRows?.reset()
+                resetDeferredRows()
                 return result
             } catch {
                 if isInTransaction { try? run("ROLLBACK") }
-                deferredRows?.reset()
+                resetDeferredRows()
                 throw error
             }
         }
@@ -225,19 +237,22 @@ public final class Database {
     /// One mutation directly in the open group.
     private func groupMember<T>(_ undo: MutationUndo, _ body: () throws -> T) throws -> T {
         guard undo == .wholeGroup else { return try savepoint(body) }
-        let written = sqlite3_total_changes64(handle)
-        let deferred = deferredRows?.position
+        let written = ownChanges
+        let deferred = deferredPositions()
         do {
             return try body()
         } catch {
-            if !isInTransaction || sqlite3_total_changes64(handle) != written {
+            // Nothing of the mutation reached the database: it is undone by forgetting the rows it deferred.
+            // Anything else cannot be undone alone, and the group is given up.
+            if !isInTransaction || ownChanges != written || !forgetDeferredRows(since: deferred) {
                 groupLost = true
-            } else if let deferred {
-                deferredRows?.restore(deferred)
             }
             throw error
         }
     }
+
+    /// Rows changed by mutations themselves: SQLite's count less the writing of deferred rows.
+    private var ownChanges: Int64 { sqlite3_total_changes64(handle) - deferredRowChanges }
 
     /// Runs `body` with no busy timeout: a lock held by another connection fails at once with
     /// `SQLITE_BUSY` instead of being waited for (for optional work that must not stall the caller).
@@ -272,7 +287,7 @@ public final class Database {
         defer { savepointDepth -= 1 }
         // Cached statements: a savepoint per mutation must not cost an SQL parse each time.
         try run(sql.begin)
-        let deferred = deferredRows?.position
+        let deferred = deferredPositions()
         do {
             let result = try body()
             try run(sql.release)
@@ -281,7 +296,7 @@ public final class Database {
             if isInTransaction {
                 try? run(sql.rollback)
                 try? run(sql.release)
-                if let deferred { deferredRows?.restore(deferred) }
+                restoreDeferredRows(deferred)
             } else if groupOpen {
                 groupLost = true
             }
@@ -329,16 +344,16 @@ public final class Database {
         if groupLost || !isInTransaction {
             groupLost = false
             if isInTransaction { try? run("ROLLBACK") }
-            deferredRows?.reset()
+            resetDeferredRows()
             throw Self.groupRolledBack
         }
         do {
-            try deferredRows?.writePending()
+            try writeDeferredRows(before: nil)
             try run("COMMIT")
-            deferredRows?.reset()
+            resetDeferredRows()
         } catch {
             if isInTransaction { try? run("ROLLBACK") }
-            deferredRows?.reset()
+            resetDeferredRows()
             throw error
         }
     }
@@ -349,4 +364,69 @@ public final class Database {
 
     /// Whether a write group holds uncommitted work.
     public var hasOpenGroup: Bool { groupOpen }
+
+    // MARK: Deferred rows
+
+    func register(_ writer: any DeferredRowWriter) {
+        deferredWriters.removeAll { $0.writer == nil }
+        deferredWriters.append(WeakDeferredRowWriter(writer: writer))
+    }
+
+    /// Writes the deferred rows that `statement` could see or disturb (those of the tables it touches),
+    /// or, for `nil`, all of them. Should writing fail, the rows of mutations already answered cannot be
+    /// kept, so an open write group is given up.
+    func writeDeferredRows(before statement: Statement?) throws(SQLiteError) {
+        guard deferredRowsWaiting, !writingDeferredRows else { return }
+        guard isInTransaction else {
+            // The transaction they were recorded in is gone (SQLite rolled it back): so are they.
+            resetDeferredRows()
+            return
+        }
+        writingDeferredRows = true
+        defer { writingDeferredRows = false }
+        var stillWaiting = false
+        for entry in deferredWriters {
+            guard let writer = entry.writer, writer.hasUnwritten else { continue }
+            guard statement?.touches(writer.table) ?? true else {
+                stillWaiting = true
+                continue
+            }
+            let before = sqlite3_total_changes64(handle)
+            do {
+                try writer.writePending()
+            } catch {
+                if groupOpen { groupLost = true }
+                throw error
+            }
+            deferredRowChanges += sqlite3_total_changes64(handle) - before
+        }
+        deferredRowsWaiting = stillWaiting
+    }
+
+    private func deferredPositions() -> [DeferredRowsPosition] {
+        deferredWriters.map { $0.writer?.position ?? DeferredRowsPosition(recorded: 0, written: 0) }
+    }
+
+    /// After a savepoint rolled back: rows recorded in it are forgotten, rows written in it are unwritten.
+    private func restoreDeferredRows(_ positions: [DeferredRowsPosition]) {
+        for (entry, position) in zip(deferredWriters, positions) { entry.writer?.restore(position) }
+        deferredRowsWaiting = deferredWriters.contains { $0.writer?.hasUnwritten == true }
+    }
+
+    /// Forgets the rows recorded since `positions`; `false` (forgetting nothing) when some of them have
+    /// been written already.
+    private func forgetDeferredRows(since positions: [DeferredRowsPosition]) -> Bool {
+        for (entry, position) in zip(deferredWriters, positions) {
+            if let writer = entry.writer, writer.position.written > position.recorded { return false }
+        }
+        for (entry, position) in zip(deferredWriters, positions) { entry.writer?.forget(since: position) }
+        deferredRowsWaiting = deferredWriters.contains { $0.writer?.hasUnwritten == true }
+        return true
+    }
+
+    private func resetDeferredRows() {
+        for entry in deferredWriters { entry.writer?.reset() }
+        deferredRowsWaiting = false
+        deferredRowChanges = 0
+    }
 }

@@ -55,7 +55,6 @@ final class EntityCache<Value> {
 
     private func checkLog() throws {
         if database.isInReadSnapshot && checkedInSnapshot == database.readSnapshotNumber { return }
-        try database.writeDeferredRows()
         let newest = try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
         if database.isInReadSnapshot { checkedInSnapshot = database.readSnapshotNumber }
         guard newest != seenThrough else { return }

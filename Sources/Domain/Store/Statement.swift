@@ -19,6 +19,9 @@ public final class Statement {
     private unowned let database: Database
     /// What running the statement means for a chunk's read snapshot (see ``Database/armGroup()``).
     private let role: Role
+    /// The tables (and views) the statement reads or writes, as SQLite reported them while preparing it
+    /// (triggers and views included), so that deferred rows of those tables are written before it runs.
+    private let tables: [String]
 
     enum Role {
         /// BEGIN, COMMIT, SAVEPOINT and the like: left to the transaction code.
@@ -29,7 +32,11 @@ public final class Statement {
 
     init(database: Database, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
+        let touched = TouchedTables()
+        sqlite3_set_authorizer(database.handle, TouchedTables.authorizer, Unmanaged.passUnretained(touched).toOpaque())
         let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        sqlite3_set_authorizer(database.handle, nil, nil)
+        self.tables = touched.names
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(connection: database.handle, code: code, sql: sql)
         }
@@ -47,6 +54,33 @@ public final class Statement {
 
     deinit {
         sqlite3_finalize(handle)
+    }
+
+    /// Whether the statement reads or writes `table`.
+    func touches(_ table: String) -> Bool {
+        tables.contains(table)
+    }
+
+    /// Collects the tables SQLite's authorizer hears about while a statement is prepared.
+    private final class TouchedTables {
+        var names: [String] = []
+
+        static let authorizer: @convention(c) (
+            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            UnsafePointer<CChar>?
+        ) -> Int32 = { context, action, table, _, _, _ in
+            switch action {
+            case SQLITE_READ, SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+                if let context, let table {
+                    let collector = Unmanaged<TouchedTables>.fromOpaque(context).takeUnretainedValue()
+                    let name = String(cString: table)
+                    if !collector.names.contains(name) { collector.names.append(name) }
+                }
+            default:
+                break
+            }
+            return SQLITE_OK
+        }
     }
 
     /// Clears earlier results, then binds `values` to the parameters `?1`, `?2`, ... (parameters left
@@ -71,9 +105,13 @@ public final class Statement {
     }
 
     /// What every run starts with: the chunk's read snapshot is opened or ended as this statement needs,
-    /// and earlier results (and, when asked, bindings) are cleared.
+    /// deferred rows of the tables it touches are written, and earlier results (and, when asked, bindings)
+    /// are cleared.
     private func resetForRun(clearingBindings: Bool) throws(SQLiteError) {
-        if role != .transactionControl { try database.beforeRunning(reading: role == .read) }
+        if role != .transactionControl {
+            try database.beforeRunning(reading: role == .read)
+            if database.deferredRowsWaiting { try database.writeDeferredRows(before: self) }
+        }
         sqlite3_reset(handle)
         if clearingBindings { sqlite3_clear_bindings(handle) }
     }
@@ -94,9 +132,10 @@ public final class Statement {
 
     // MARK: Binding one parameter at a time (for hot paths that would otherwise build an array)
 
-    /// Clears earlier results and bindings before parameters are bound one by one.
-    func prepareForBinding() throws(SQLiteError) {
-        try resetForRun(clearingBindings: true)
+    /// Clears earlier results, and unless told otherwise (when every parameter will be bound anew) earlier
+    /// bindings, before parameters are bound one by one.
+    func prepareForBinding(clearing: Bool = true) throws(SQLiteError) {
+        try resetForRun(clearingBindings: clearing)
     }
 
     func bind(_ index: Int32, integer value: Int64) throws(SQLiteError) {
@@ -122,6 +161,20 @@ public final class Statement {
     /// Binds `value`, or NULL for `nil`.
     func bind(_ index: Int32, integerOrNull value: Int64?) throws(SQLiteError) {
         if let value { try bind(index, integer: value) } else { try check(sqlite3_bind_null(handle, index)) }
+    }
+
+    /// Binds UTF-8 text without a copy: the caller keeps `bytes` unchanged until the statement has run and
+    /// ``clearBindings()`` has let go of them.
+    func bind(_ index: Int32, unownedText bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
+        try check(
+            sqlite3_bind_text64(
+                handle, index, (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self),
+                sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8)))
+    }
+
+    /// Drops every binding (to NULL).
+    func clearBindings() {
+        sqlite3_clear_bindings(handle)
     }
 
     /// Binds text that lives as long as the program (a literal), so SQLite need not copy it.
