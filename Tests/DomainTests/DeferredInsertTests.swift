@@ -107,6 +107,21 @@ import Testing
         #expect(try store.changes.events(after: 0, limit: 10).map(\.id) == [kept.id, later.id])
     }
 
+    @Test func aWholeGroupMutationThatFailsAfterDeferringARowGivesTheGroupUp() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        _ = try store.notes.create(NoteDraft(title: "answered"))
+        #expect(throws: Refused.self) {
+            try store.database.transaction(undo: .wholeGroup) {
+                try store.changes.record(.notes, .updated, id: "ghost", at: 0)
+                throw Refused()
+            }
+        }
+        #expect(throws: DomainError.self) { try store.commitWriteGroup() }
+        #expect(try store.notes.count() == 0)
+        #expect(try store.changes.latestSequence() == 0)
+    }
+
     @Test func aSavepointThatWroteDeferredRowsAndRolledBackWritesThemAgainLater() throws {
         let store = try DomainTestSupport.openStore()
         let database = store.database

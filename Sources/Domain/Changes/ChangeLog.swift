@@ -49,7 +49,7 @@ public struct ChangeEvent: Sendable, Equatable {
 public final class ChangeLog: DeferringInserts {
     let database: Database
     private let clock: any Clock
-    var deferredInserts = DeferredInserts<(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: DeferredText)>(
+    let deferredInserts = DeferredInserts<(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: DeferredText)>(
         table: "changes", columns: ["at", "domain", "kind", "entity_id"])
 
     init(database: Database, clock: any Clock) {

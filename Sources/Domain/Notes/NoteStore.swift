@@ -20,7 +20,7 @@ public final class NoteStore: DeferringInserts {
 
     /// New notes, written many to a statement (see ``DeferredInserts``): a stream of pipelined creates
     /// pays SQLite's cost per statement once per many notes.
-    var deferredInserts = DeferredInserts<NewNoteRow>(
+    let deferredInserts = DeferredInserts<NewNoteRow>(
         table: "notes",
         columns: [
             "id", "title", "content", "hue", "saturation", "brightness", "deadline", "position", "created_at",
@@ -76,6 +76,8 @@ public final class NoteStore: DeferringInserts {
     /// Creates a note at the end of the list, or at `index` (0...count).
     public func create(_ draft: NoteDraft, at index: Int? = nil) throws(DomainError) -> Note {
         try TextRules.checkNote(title: draft.title, content: draft.content)
+        // The closures below take the draft's parts, not the draft: capturing it costs a copy per closure.
+        let (title, content, color, deadline) = (draft.title, draft.content, draft.color, draft.deadline)
         return try storage {
             // Everything is checked before the first write, so no savepoint is needed (see MutationUndo).
             try database.transaction(undo: .wholeGroup) {
@@ -96,8 +98,8 @@ public final class NoteStore: DeferringInserts {
                 }
                 let now = clock.nowMilliseconds()
                 let note = Note(
-                    id: ids.makeID(kind: "note"), title: draft.title, content: draft.content, color: draft.color,
-                    deadline: draft.deadline, createdAt: now, updatedAt: now, revision: 1)
+                    id: ids.makeID(kind: "note"), title: title, content: content, color: color, deadline: deadline,
+                    createdAt: now, updatedAt: now, revision: 1)
                 deferInsert(
                     NewNoteRow(
                         id: deferredInserts.text(note.id), title: deferredInserts.text(note.title),

@@ -44,10 +44,15 @@ public final class Database {
     private var deferredWriters: [WeakDeferredRowWriter] = []
     /// Set when a writer records a row; cleared once every recorded row is written. Every statement looks
     /// at it before running, so while it is clear deferring costs a statement nothing.
-    var deferredRowsWaiting = false
+    private(set) var deferredRowsWaiting = false
+    /// Counts the rows writers have recorded (a mutation that records one has written, as far as undoing
+    /// it goes).
+    private var deferredRowsRecorded = 0
     private var writingDeferredRows = false
     /// Rows changed by writing deferred rows (part of ``totalChanges``, but no mutation's own writing).
     private var deferredRowChanges: Int64 = 0
+    /// The writers' positions saved by the mutations under way, innermost last.
+    private var positionStack: [DeferredRowsPosition] = []
 
     private struct WeakDeferredRowWriter {
         weak var writer: (any DeferredRowWriter)?
@@ -194,8 +199,8 @@ public final class Database {
         case savepoint
         /// Without a savepoint (which costs every mutation a copy of each page it touches), for a mutation
         /// that checks everything before its first write, so that after it only SQLite itself can fail it
-        /// (a full disk, an I/O error). Failing before any write undoes nothing; failing after one gives the
-        /// whole group up, as SQLite itself mostly does on such errors.
+        /// (a full disk, an I/O error). Failing before any write undoes nothing; failing after one (a deferred
+        /// row counts as one) gives the whole group up, as SQLite itself mostly does on such errors.
         case wholeGroup
     }
 
@@ -238,13 +243,13 @@ public final class Database {
     private func groupMember<T>(_ undo: MutationUndo, _ body: () throws -> T) throws -> T {
         guard undo == .wholeGroup else { return try savepoint(body) }
         let written = ownChanges
-        let deferred = deferredPositions()
+        let recorded = deferredRowsRecorded
         do {
             return try body()
         } catch {
-            // Nothing of the mutation reached the database: it is undone by forgetting the rows it deferred.
-            // Anything else cannot be undone alone, and the group is given up.
-            if !isInTransaction || ownChanges != written || !forgetDeferredRows(since: deferred) {
+            // A row it deferred counts as written: only a mutation that failed before writing anything at
+            // all is undone alone (by doing nothing); anything else gives the group up.
+            if !isInTransaction || ownChanges != written || deferredRowsRecorded != recorded {
                 groupLost = true
             }
             throw error
@@ -287,7 +292,8 @@ public final class Database {
         defer { savepointDepth -= 1 }
         // Cached statements: a savepoint per mutation must not cost an SQL parse each time.
         try run(sql.begin)
-        let deferred = deferredPositions()
+        let deferred = pushDeferredPositions()
+        defer { popDeferredPositions(to: deferred) }
         do {
             let result = try body()
             try run(sql.release)
@@ -367,7 +373,15 @@ public final class Database {
 
     // MARK: Deferred rows
 
+    /// A writer recorded a row (inside the transaction it belongs to).
+    func recordedDeferredRow() {
+        precondition(isInTransaction, "deferred rows belong to a transaction")
+        deferredRowsWaiting = true
+        deferredRowsRecorded &+= 1
+    }
+
     func register(_ writer: any DeferredRowWriter) {
+        precondition(positionStack.isEmpty, "writers register before any mutation runs")
         deferredWriters.removeAll { $0.writer == nil }
         deferredWriters.append(WeakDeferredRowWriter(writer: writer))
     }
@@ -403,25 +417,24 @@ public final class Database {
         deferredRowsWaiting = stillWaiting
     }
 
-    private func deferredPositions() -> [DeferredRowsPosition] {
-        deferredWriters.map { $0.writer?.position ?? DeferredRowsPosition(recorded: 0, written: 0) }
+    /// Saves every writer's position (on a stack that nested mutations share, so saving allocates nothing);
+    /// returns where they are kept.
+    private func pushDeferredPositions() -> Int {
+        let base = positionStack.count
+        for entry in deferredWriters {
+            positionStack.append(entry.writer?.position ?? DeferredRowsPosition(recorded: 0, written: 0))
+        }
+        return base
+    }
+
+    private func popDeferredPositions(to base: Int) {
+        positionStack.removeSubrange(base...)
     }
 
     /// After a savepoint rolled back: rows recorded in it are forgotten, rows written in it are unwritten.
-    private func restoreDeferredRows(_ positions: [DeferredRowsPosition]) {
-        for (entry, position) in zip(deferredWriters, positions) { entry.writer?.restore(position) }
+    private func restoreDeferredRows(_ base: Int) {
+        for (offset, entry) in deferredWriters.enumerated() { entry.writer?.restore(positionStack[base + offset]) }
         deferredRowsWaiting = deferredWriters.contains { $0.writer?.hasUnwritten == true }
-    }
-
-    /// Forgets the rows recorded since `positions`; `false` (forgetting nothing) when some of them have
-    /// been written already.
-    private func forgetDeferredRows(since positions: [DeferredRowsPosition]) -> Bool {
-        for (entry, position) in zip(deferredWriters, positions) {
-            if let writer = entry.writer, writer.position.written > position.recorded { return false }
-        }
-        for (entry, position) in zip(deferredWriters, positions) { entry.writer?.forget(since: position) }
-        deferredRowsWaiting = deferredWriters.contains { $0.writer?.hasUnwritten == true }
-        return true
     }
 
     private func resetDeferredRows() {

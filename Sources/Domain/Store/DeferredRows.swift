@@ -15,8 +15,6 @@ protocol DeferredRowWriter: AnyObject {
     /// Back to `position`, after a savepoint rolled back what was written since (rows recorded since are
     /// forgotten, rows written since count as unwritten again).
     func restore(_ position: DeferredRowsPosition)
-    /// Forgets the rows recorded since `position`, none of which has been written (nothing was rolled back).
-    func forget(since position: DeferredRowsPosition)
     /// Writes what has been recorded and not yet written.
     func writePending() throws(SQLiteError)
     /// The transaction is over (committed or rolled back).
@@ -34,9 +32,9 @@ struct DeferredRowsPosition {
 /// (?, ...), (?, ...)`, up to ``rowsPerStatement`` rows to a statement.
 ///
 /// Kept by the store whose rows they are, which forwards ``DeferredRowWriter`` to it with the code that binds
-/// one of its rows: that code is then specialised for the row type, and binding costs no more than it would
-/// for a single insert.
-struct DeferredInserts<Row> {
+/// one of its rows (see ``DeferringInserts``): that code is then specialised for the row type, and binding
+/// costs no more than it would for a single insert.
+final class DeferredInserts<Row> {
     let table: String
     private let columnList: String
     /// One row's values, `(?, ?, 1)`: a `?` for each value bound.
@@ -61,7 +59,7 @@ struct DeferredInserts<Row> {
     }
 
     /// Keeps `value` for a row about to be appended.
-    mutating func text(_ value: String) -> DeferredText {
+    func text(_ value: String) -> DeferredText {
         var value = value
         let start = texts.count
         value.withUTF8 { texts.append(contentsOf: $0) }
@@ -70,7 +68,7 @@ struct DeferredInserts<Row> {
 
     /// Records a row. The caller must be inside the transaction the row belongs to, and tells `database`
     /// that rows are waiting.
-    mutating func append(_ row: Row) {
+    func append(_ row: Row) {
         rows.append(row)
     }
 
@@ -78,24 +76,19 @@ struct DeferredInserts<Row> {
 
     var position: DeferredRowsPosition { DeferredRowsPosition(recorded: rows.count, written: written) }
 
-    mutating func restore(_ position: DeferredRowsPosition) {
+    func restore(_ position: DeferredRowsPosition) {
         if rows.count > position.recorded { rows.removeSubrange(position.recorded...) }
         written = min(written, position.written)
     }
 
-    mutating func forget(since position: DeferredRowsPosition) {
-        precondition(written <= position.recorded, "rows that reached the database cannot be forgotten")
-        if rows.count > position.recorded { rows.removeSubrange(position.recorded...) }
-    }
-
-    mutating func reset() {
+    func reset() {
         rows.removeAll(keepingCapacity: rows.capacity <= 1 << 12)
         texts.removeAll(keepingCapacity: texts.capacity <= 1 << 20)
         written = 0
     }
 
     /// Writes the rows not written yet; `bind` binds one row's values from parameter `first` on.
-    mutating func writePending(
+    func writePending(
         in database: Database, _ bind: (Statement, _ first: Int32, Row, DeferredTexts) throws(SQLiteError) -> Void
     ) throws(SQLiteError) {
         while written < rows.count {
@@ -154,7 +147,7 @@ struct DeferredTexts {
 protocol DeferringInserts: DeferredRowWriter {
     associatedtype Row
     var database: Database { get }
-    var deferredInserts: DeferredInserts<Row> { get set }
+    var deferredInserts: DeferredInserts<Row> { get }
     /// Binds `row`'s values to `statement`'s parameters from `first` on.
     func bind(_ row: Row, to statement: Statement, from first: Int32, texts: DeferredTexts) throws(SQLiteError)
 }
@@ -164,7 +157,6 @@ extension DeferringInserts {
     var hasUnwritten: Bool { deferredInserts.hasUnwritten }
     var position: DeferredRowsPosition { deferredInserts.position }
     func restore(_ position: DeferredRowsPosition) { deferredInserts.restore(position) }
-    func forget(since position: DeferredRowsPosition) { deferredInserts.forget(since: position) }
     func reset() { deferredInserts.reset() }
 
     func writePending() throws(SQLiteError) {
@@ -175,8 +167,7 @@ extension DeferringInserts {
 
     /// Records `row` (inside the transaction it belongs to).
     func deferInsert(_ row: Row) {
-        precondition(database.isInTransaction, "deferred rows belong to a transaction")
+        database.recordedDeferredRow()
         deferredInserts.append(row)
-        database.deferredRowsWaiting = true
     }
 }
