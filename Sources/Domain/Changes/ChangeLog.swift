@@ -55,7 +55,7 @@ public final class ChangeLog: DeferringInserts {
     init(database: Database, clock: any Clock) {
         self.database = database
         self.clock = clock
-        database.register(self)
+        database.deferredRows.register(self)
     }
 
     /// Records that `id` in `domain` was `kind`. Must run inside the mutation's transaction.

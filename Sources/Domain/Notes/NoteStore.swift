@@ -15,7 +15,7 @@ public final class NoteStore: DeferringInserts {
         self.edition = edition
         self.order = OrderedList(database: database, table: "notes")
         self.cache = EntityCache(database: database, domain: .notes) { $0.title.utf8.count + $0.content.utf8.count + 128 }
-        database.register(self)
+        database.deferredRows.register(self)
     }
 
     /// New notes, written many to a statement (see ``DeferredInserts``): a stream of pipelined creates

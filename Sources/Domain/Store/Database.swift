@@ -39,24 +39,12 @@ public final class Database {
     /// Whether a transaction that may write is open (what is read there may not have been committed).
     var isInWriteTransaction: Bool { isInTransaction && !readSnapshotOpen }
 
-    /// Writers of rows that transactions record in memory and write in bulk (new notes, change events),
-    /// kept in step with statements, commits, rollbacks and savepoints here (see ``DeferredRowWriter``).
-    private var deferredWriters: [WeakDeferredRowWriter] = []
-    /// Set when a writer records a row; cleared once every recorded row is written. Every statement looks
-    /// at it before running, so while it is clear deferring costs a statement nothing.
-    private(set) var deferredRowsWaiting = false
-    /// Counts the rows writers have recorded (a mutation that records one has written, as far as undoing
-    /// it goes).
-    private var deferredRowsRecorded = 0
-    private var writingDeferredRows = false
-    /// Rows changed by writing deferred rows (part of ``totalChanges``, but no mutation's own writing).
+    /// Rows that transactions record in memory and write in bulk (new notes, change events), kept in step
+    /// with statements, commits, rollbacks and savepoints here (see ``DeferredRowWriter``).
+    let deferredRows = DeferredRowWriters()
+    /// Rows changed by writing deferred rows in this transaction (part of ``totalChanges``, but no
+    /// mutation's own writing).
     private var deferredRowChanges: Int64 = 0
-    /// The writers' positions saved by the mutations under way, innermost last.
-    private var positionStack: [DeferredRowsPosition] = []
-
-    private struct WeakDeferredRowWriter {
-        weak var writer: (any DeferredRowWriter)?
-    }
 
     /// How long a writer waits for another process's lock before giving up with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -141,7 +129,7 @@ public final class Database {
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         // What these statements touch is not known in advance: everything deferred is written first.
-        if deferredRowsWaiting { try writeDeferredRows(before: nil) }
+        if deferredRows.waiting { try writeDeferredRows(before: nil) }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -243,13 +231,13 @@ public final class Database {
     private func groupMember<T>(_ undo: MutationUndo, _ body: () throws -> T) throws -> T {
         guard undo == .wholeGroup else { return try savepoint(body) }
         let written = ownChanges
-        let recorded = deferredRowsRecorded
+        let recorded = deferredRows.recordedCount
         do {
             return try body()
         } catch {
             // A row it deferred counts as written: only a mutation that failed before writing anything at
             // all is undone alone (by doing nothing); anything else gives the group up.
-            if !isInTransaction || ownChanges != written || deferredRowsRecorded != recorded {
+            if !isInTransaction || ownChanges != written || deferredRows.recordedCount != recorded {
                 groupLost = true
             }
             throw error
@@ -292,8 +280,8 @@ public final class Database {
         defer { savepointDepth -= 1 }
         // Cached statements: a savepoint per mutation must not cost an SQL parse each time.
         try run(sql.begin)
-        let deferred = pushDeferredPositions()
-        defer { popDeferredPositions(to: deferred) }
+        let deferred = deferredRows.savePositions()
+        defer { deferredRows.dropPositions(deferred) }
         do {
             let result = try body()
             try run(sql.release)
@@ -302,7 +290,7 @@ public final class Database {
             if isInTransaction {
                 try? run(sql.rollback)
                 try? run(sql.release)
-                restoreDeferredRows(deferred)
+                deferredRows.restorePositions(deferred)
             } else if groupOpen {
                 groupLost = true
             }
@@ -376,70 +364,31 @@ public final class Database {
     /// A writer recorded a row (inside the transaction it belongs to).
     func recordedDeferredRow() {
         precondition(isInTransaction, "deferred rows belong to a transaction")
-        deferredRowsWaiting = true
-        deferredRowsRecorded &+= 1
+        deferredRows.recordedRow()
     }
 
-    func register(_ writer: any DeferredRowWriter) {
-        precondition(positionStack.isEmpty, "writers register before any mutation runs")
-        deferredWriters.removeAll { $0.writer == nil }
-        deferredWriters.append(WeakDeferredRowWriter(writer: writer))
-    }
-
-    /// Writes the deferred rows that `statement` could see or disturb (those of the tables it touches),
-    /// or, for `nil`, all of them. Should writing fail, the rows of mutations already answered cannot be
-    /// kept, so an open write group is given up.
+    /// Writes the deferred rows that `statement` could see or disturb, or, for `nil`, all of them. Should
+    /// writing fail, the rows of mutations already answered cannot be kept, so an open write group is
+    /// given up.
     func writeDeferredRows(before statement: Statement?) throws(SQLiteError) {
-        guard deferredRowsWaiting, !writingDeferredRows else { return }
+        guard deferredRows.waiting else { return }
         guard isInTransaction else {
             // The transaction they were recorded in is gone (SQLite rolled it back): so are they.
             resetDeferredRows()
             return
         }
-        writingDeferredRows = true
-        defer { writingDeferredRows = false }
-        var stillWaiting = false
-        for entry in deferredWriters {
-            guard let writer = entry.writer, writer.hasUnwritten else { continue }
-            guard statement?.touches(writer.table) ?? true else {
-                stillWaiting = true
-                continue
-            }
-            let before = sqlite3_total_changes64(handle)
-            do {
-                try writer.writePending()
-            } catch {
-                if groupOpen { groupLost = true }
-                throw error
-            }
-            deferredRowChanges += sqlite3_total_changes64(handle) - before
+        let before = sqlite3_total_changes64(handle)
+        defer { deferredRowChanges += sqlite3_total_changes64(handle) - before }
+        do {
+            try deferredRows.write(before: statement)
+        } catch {
+            if groupOpen { groupLost = true }
+            throw error
         }
-        deferredRowsWaiting = stillWaiting
-    }
-
-    /// Saves every writer's position (on a stack that nested mutations share, so saving allocates nothing);
-    /// returns where they are kept.
-    private func pushDeferredPositions() -> Int {
-        let base = positionStack.count
-        for entry in deferredWriters {
-            positionStack.append(entry.writer?.position ?? DeferredRowsPosition(recorded: 0, written: 0))
-        }
-        return base
-    }
-
-    private func popDeferredPositions(to base: Int) {
-        positionStack.removeSubrange(base...)
-    }
-
-    /// After a savepoint rolled back: rows recorded in it are forgotten, rows written in it are unwritten.
-    private func restoreDeferredRows(_ base: Int) {
-        for (offset, entry) in deferredWriters.enumerated() { entry.writer?.restore(positionStack[base + offset]) }
-        deferredRowsWaiting = deferredWriters.contains { $0.writer?.hasUnwritten == true }
     }
 
     private func resetDeferredRows() {
-        for entry in deferredWriters { entry.writer?.reset() }
-        deferredRowsWaiting = false
+        deferredRows.reset()
         deferredRowChanges = 0
     }
 }

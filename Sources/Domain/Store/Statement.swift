@@ -110,7 +110,7 @@ public final class Statement {
     private func resetForRun(clearingBindings: Bool) throws(SQLiteError) {
         if role != .transactionControl {
             try database.beforeRunning(reading: role == .read)
-            if database.deferredRowsWaiting { try database.writeDeferredRows(before: self) }
+            if database.deferredRows.waiting { try database.writeDeferredRows(before: self) }
         }
         sqlite3_reset(handle)
         if clearingBindings { sqlite3_clear_bindings(handle) }
