@@ -7,9 +7,13 @@
 /// The buffer is a raw allocation that doubles as it fills (an append is a capacity check and a copy),
 /// shared copy-on-write between copies of a writer.
 public struct JSONWriter: Sendable {
-    private var storage: ByteStorage
+    // The appends below are inlinable: the entity writers in other modules call them a dozen times an
+    // entity, and a call that is not inlined costs more than the append itself.
+    @usableFromInline var storage: ByteStorage
+    @usableFromInline var written = 0
+
     /// How many bytes have been written.
-    public private(set) var count = 0
+    public var count: Int { written }
 
     /// A writer with room for `capacity` bytes before it grows.
     public init(capacity: Int = 256) {
@@ -27,19 +31,24 @@ public struct JSONWriter: Sendable {
     }
 
     /// Room for `extra` more bytes, owned by this writer alone; returns where they go.
-    @inline(__always)
-    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
-        if _slowPath(count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
-            storage = storage.copy(count: count, capacity: Swift.max(storage.capacity * 2, count + extra))
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(written + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
+            grow(toHold: extra)
         }
-        return storage.base + count
+        return storage.base + written
     }
 
-    @inline(__always)
-    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline @inline(never)
+    mutating func grow(toHold extra: Int) {
+        storage = storage.copy(count: written, capacity: Swift.max(storage.capacity * 2, written + extra))
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let from = source.baseAddress, source.count > 0 else { return }
         reserve(source.count).update(from: from, count: source.count)
-        count += source.count
+        written += source.count
     }
 
     /// The compact JSON text of `value`.
@@ -57,10 +66,10 @@ public struct JSONWriter: Sendable {
     }
 
     /// Forgets what was written, keeping the capacity.
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { written = 0 }
 
     /// Appends raw bytes that are already valid JSON (or framing, such as a newline).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func writeRaw(_ raw: StaticString) {
         // Literals are stored as UTF-8 (`hasPointerRepresentation`); a one-scalar literal goes the slow way.
         guard raw.hasPointerRepresentation else { return raw.withUTF8Buffer { append($0) } }
@@ -68,17 +77,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// Lets `body` write up to `maximum` bytes straight into the buffer; it returns how many it wrote.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func writeDirectly(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        let written = body(reserve(maximum))
-        precondition(written <= maximum, "wrote past the room it asked for")
-        count += written
+        let added = body(reserve(maximum))
+        precondition(added <= maximum, "wrote past the room it asked for")
+        written += added
     }
 
     /// Appends one raw byte.
+    @inlinable @inline(__always)
     public mutating func writeByte(_ byte: UInt8) {
         reserve(1).pointee = byte
-        count += 1
+        written += 1
     }
 
     /// Appends the compact JSON text of `value`.
@@ -115,6 +125,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends bytes that are already valid JSON (or punctuation between members).
+    @inlinable
     public mutating func writeRaw(bytes raw: UnsafeBufferPointer<UInt8>) {
         append(raw)
     }
@@ -221,9 +232,10 @@ public struct JSONWriter: Sendable {
 }
 
 /// The raw allocation behind a ``JSONWriter``; only ever mutated by the single writer that owns it.
+@usableFromInline
 final class ByteStorage: @unchecked Sendable {
-    let base: UnsafeMutablePointer<UInt8>
-    let capacity: Int
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -235,6 +247,7 @@ final class ByteStorage: @unchecked Sendable {
     }
 
     /// A new allocation of `capacity` bytes holding the first `count` of these.
+    @usableFromInline
     func copy(count: Int, capacity: Int) -> ByteStorage {
         let copy = ByteStorage(capacity: capacity)
         copy.base.update(from: base, count: count)
