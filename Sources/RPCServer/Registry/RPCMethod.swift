@@ -60,14 +60,18 @@ final class RPCMethod {
         for (name, _) in members where !params.contains(where: { $0.name == name }) {
             throw ServerError.unknownParam(name, known: params.map(\.name))
         }
-        for spec in params {
-            guard let value = members[spec.name] else {
-                if spec.required { throw ServerError.missingParam(spec.name, expected: SchemaValidator.describe(spec.schema)) }
+        // By index: `for spec in params` would copy every spec (its strings and schema) on every request.
+        for index in params.indices {
+            guard let value = members[params[index].name] else {
+                if params[index].required {
+                    throw ServerError.missingParam(
+                        params[index].name, expected: SchemaValidator.describe(params[index].schema))
+                }
                 continue
             }
-            if let plain = spec.plainString, plain.accepts(value) { continue }
+            if params[index].plainString?.accepts(value) == true { continue }
             do {
-                try SchemaValidator.validate(value, against: spec.schema, at: spec.name)
+                try SchemaValidator.validate(value, against: params[index].schema, at: params[index].name)
             } catch {
                 throw ServerError.invalidParams(error)
             }
