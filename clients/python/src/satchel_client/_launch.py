@@ -16,8 +16,8 @@ _LEVELS = {"error": logging.ERROR, "warn": logging.WARNING, "info": logging.INFO
 
 def find_binary(binary: str | os.PathLike[str] | None = None, start: pathlib.Path | None = None) -> str:
     """The server to run: ``binary``, else ``$SATCHEL_BINARY``, else ``satchel`` on ``PATH``, else a
-    checkout's ``.build/release/satchel`` or ``.build/debug/satchel`` (looked for from ``start``, by default
-    the working directory, and from this package's own folder, upwards)."""
+    checkout's ``.build/release/satchel`` or ``.build/debug/satchel`` (the checkout around ``start``, by
+    default the working directory)."""
     if binary is not None:
         path = os.fspath(binary)
         resolved = shutil.which(path) if os.sep not in path else (path if os.access(path, os.X_OK) else None)
@@ -33,15 +33,16 @@ def find_binary(binary: str | os.PathLike[str] | None = None, start: pathlib.Pat
     if on_path:
         return on_path
     looked: list[str] = []
-    for origin in (start or pathlib.Path.cwd(), pathlib.Path(__file__).resolve().parent):
-        for folder in (origin, *origin.parents):
-            if not (folder / "Package.swift").is_file():
-                continue
-            for flavour in ("release", "debug"):
-                candidate = folder / ".build" / flavour / "satchel"
-                looked.append(str(candidate))
-                if os.access(candidate, os.X_OK):
-                    return str(candidate)
+    origin = (start or pathlib.Path.cwd()).resolve()
+    for folder in (origin, *origin.parents):
+        if not (folder / "Package.swift").is_file():
+            continue
+        for flavour in ("release", "debug"):
+            candidate = folder / ".build" / flavour / "satchel"
+            looked.append(str(candidate))
+            if os.access(candidate, os.X_OK):
+                return str(candidate)
+        break
     checkout = ", ".join(looked) if looked else "no Satchel checkout around the working directory"
     raise BinaryNotFound(
         "no satchel binary found: pass binary=..., set $SATCHEL_BINARY, put `satchel` on PATH, or build a "
