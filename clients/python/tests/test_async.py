@@ -1,0 +1,122 @@
+"""``AsyncSatchel``: the same surface awaited, many calls in flight, live changes, timeouts and death."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+
+import pytest
+
+from conftest import children
+from satchel_client import AsyncSatchel, NotFound, ServerExited, ValidationFailed
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 60))
+
+
+def test_the_same_surface_awaited():
+    async def main():
+        async with AsyncSatchel(memory=True) as s:
+            assert await s.ping() == {}
+            note = await s.notes.create(title="Groceries", color={"hue": 0.33, "saturation": 0.4, "brightness": 1})
+            assert note["color"]["hex"] == "#9BFF99"
+            assert await s.call("notes.get", {"id": note["id"]}) == note
+            with pytest.raises(ValidationFailed):
+                await s.notes.create(title="")
+            with pytest.raises(AttributeError, match="did you mean notes.list"):
+                s.notes.lst
+            answers = await s.batch([("ping", None), ("notes.get", {"id": "note_missing"})])
+            assert answers[0] == {} and isinstance(answers[1], NotFound)
+            with pytest.raises(TypeError):
+                await s.notes.create(title=object())
+            return s
+
+    s = run(main())
+    assert s.returncode == 0 and s.pid not in children()
+
+
+def test_100_calls_in_flight_at_once_are_matched_by_id():
+    async def main():
+        async with AsyncSatchel(memory=True) as s:
+            created = await asyncio.gather(*(s.notes.create(title=f"note {i}") for i in range(100)))
+            assert [n["title"] for n in created] == [f"note {i}" for i in range(100)]
+            fetched = await asyncio.gather(*(s.notes.get(id=n["id"]) for n in reversed(created)))
+            assert fetched == list(reversed(created))
+            mixed = await asyncio.gather(*(s.notes.get(id="nope") if i % 2 else s.ping() for i in range(100)),
+                                         return_exceptions=True)
+            assert all(isinstance(a, NotFound) if i % 2 else a == {} for i, a in enumerate(mixed))
+
+    run(main())
+
+
+def test_changes_from_a_second_process_arrive_in_an_async_for(tmp_path):
+    async def main():
+        path = tmp_path / "shared.sqlite"
+        async with AsyncSatchel(db=path) as watcher, AsyncSatchel(db=path) as writer:
+            await watcher.subscribe(["board"])
+            post = await writer.board.create(title="Cherry")
+            await writer.board.vote(id=post["id"], direction="up")
+            events = [event async for event in watcher.changes(timeout=1.0)]
+            assert [(e.kind, e.id) for e in events] == [("created", post["id"]), ("updated", post["id"])]
+            assert events[1].entity["votes"] == 1
+
+    run(main())
+
+
+def test_a_timeout_then_a_good_call(slow_feed):
+    feed = slow_feed(1.0)
+
+    async def main():
+        async with AsyncSatchel(memory=True, args=["--messages-feed", feed.url], timeout=0.3) as s:
+            with pytest.raises(TimeoutError):
+                await s.messages.loadMore()
+            s.timeout = 5
+            assert await s.ping() == {}
+            assert len((await s.messages.list())["items"]) == 2
+
+    run(main())
+
+
+def test_kill_9_during_a_call(slow_feed):
+    feed = slow_feed(5.0)
+
+    async def main():
+        async with AsyncSatchel(memory=True, args=["--messages-feed", feed.url]) as s:
+            threading.Timer(0.3, os.kill, (s.pid, signal.SIGKILL)).start()
+            with pytest.raises(ServerExited) as died:
+                await s.messages.loadMore()
+            assert died.value.returncode == -signal.SIGKILL
+            with pytest.raises(ServerExited):
+                await s.ping()
+            with pytest.raises(ServerExited):
+                async for _ in s.changes():
+                    pass
+            return s
+
+    s = run(main())
+    assert s.pid not in children()
+
+
+def test_a_call_before_start_is_a_clear_error():
+    async def main():
+        s = AsyncSatchel(memory=True)
+        with pytest.raises(RuntimeError, match="not started"):
+            await s.ping()
+        await s.close()
+
+    run(main())
+
+
+def test_open_close_cycles_leave_no_process():
+    async def main():
+        for _ in range(20):
+            s = await AsyncSatchel(memory=True).start()
+            await s.ping()
+            await s.close()
+            assert s.returncode == 0
+
+    run(main())
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
