@@ -58,10 +58,13 @@ def request(method: str, params: Any, id: int | None) -> dict[str, Any]:
     return message
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def encode(message: Any) -> bytes:
     """One line of compact JSON. Raises ``TypeError`` for what JSON cannot carry, before anything is sent."""
     try:
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = _ENCODER.encode(message)
     except ValueError as error:  # NaN and infinities: JSON has no such numbers
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
     except TypeError as error:
@@ -146,6 +149,10 @@ class Ledger:
             if waiter is not None:
                 resolved.append((waiter, value))
         return resolved
+
+    def in_flight(self) -> int:
+        """How many requests are waiting for an answer."""
+        return len(self._waiters)
 
     def abandon(self, id: int) -> None:
         self._waiters.pop(id, None)

@@ -1,4 +1,8 @@
-"""``AsyncSatchel``: the asyncio client. The same surface as ``Satchel``, awaited; many calls in flight."""
+"""``AsyncSatchel``: the asyncio client. The same surface as ``Satchel``, awaited; many calls in flight.
+
+The server's pipes are read by an ``asyncio.SubprocessProtocol``: an answer resolves its caller's future in
+the same turn of the event loop that reads it, with no reader task in between.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -14,7 +18,10 @@ from .api import Changes
 from .errors import SatchelError, ServerExited
 
 _GONE = object()
-STREAM_LIMIT = 1 << 30  # the longest line read from the server; its own limit on answers is far lower
+
+
+class _Expired(Exception):
+    """Set on a waiter whose time is up; the caller raises ``TimeoutError``."""
 
 
 class AsyncChangeFeed(Changes):
@@ -29,34 +36,75 @@ class AsyncChangeFeed(Changes):
         return self._connection._iterate_changes(timeout)
 
 
+class _Pipes(asyncio.SubprocessProtocol):
+    """Splits what the server writes into lines (stdout: messages, stderr: log lines), tracks whether its
+    input pipe is full, and reports when the process and all its pipes are done."""
+
+    def __init__(self, connection: AsyncSatchel) -> None:
+        self.connection = connection
+        self.partial = {1: b"", 2: b""}
+        self.writable: asyncio.Future[None] | None = None
+        self.finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if b"\n" not in data:
+            self.partial[fd] += data
+            return
+        *lines, self.partial[fd] = (self.partial[fd] + data).split(b"\n")
+        for line in lines:
+            self.connection._received(fd, line)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd in self.partial and self.partial[fd]:
+            self.connection._received(fd, self.partial[fd])  # a last line without its newline
+            self.partial[fd] = b""
+
+    def pause_writing(self) -> None:
+        self.writable = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self.writable is not None and not self.writable.done():
+            self.writable.set_result(None)
+        self.writable = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.resume_writing()
+        self.connection._ended()
+        if not self.finished.done():
+            self.finished.set_result(None)
+
+
 class AsyncSatchel(Connection):
     """A ``satchel`` server process and an asyncio JSON-RPC connection to it.
 
     Takes the options of ``Satchel``. Start it with ``async with AsyncSatchel(...) as s`` or
     ``s = await AsyncSatchel(...).start()``; end it with ``await s.close()``. Every method of ``Satchel``
-    is a coroutine here; calls from many tasks are in flight together and matched by id.
+    is a coroutine here; calls from many tasks are in flight together and matched by id. Requests sent
+    while others wait for their answers go out together, one write per turn of the event loop.
     """
 
-    _process: asyncio.subprocess.Process | None = None
+    _transport: asyncio.SubprocessTransport | None = None
 
     @cached_property
     def changes(self) -> AsyncChangeFeed:  # type: ignore[override]
         return AsyncChangeFeed(self)
 
+    @property
+    def pid(self) -> int | None:
+        return self._transport.get_pid() if self._transport is not None else None
+
     async def start(self) -> AsyncSatchel:
         """Spawns the server (once)."""
-        if self._process is None:
+        if self._transport is None:
             self._changes: asyncio.Queue[Any] = asyncio.Queue()
-            self._process = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=self.env,
-                limit=STREAM_LIMIT,
+            self._outbox: list[bytes] = []
+            self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
+            self._watchdog: asyncio.TimerHandle | None = None
+            loop = asyncio.get_running_loop()
+            self._transport, self._pipes = await loop.subprocess_exec(
+                lambda: _Pipes(self), *self.argv, stdin=-1, stdout=-1, stderr=-1, env=self.env
             )
-            self._stderr_task = asyncio.create_task(self._read_stderr(), name=f"satchel-stderr-{self.pid}")
-            self._reader = asyncio.create_task(self._read(), name=f"satchel-reader-{self.pid}")
+            self._stdin = self._transport.get_pipe_transport(0)
         return self
 
     async def __aenter__(self) -> AsyncSatchel:
@@ -66,7 +114,7 @@ class AsyncSatchel(Connection):
         await self.close()
 
     def __repr__(self) -> str:
-        state = "new" if self._process is None else "closed" if self._closed else "exited" if self._gone else "running"
+        state = "new" if self._transport is None else "closed" if self._closed else "exited" if self._gone else "running"
         return f"<AsyncSatchel pid={self.pid} {state}>"
 
     # Calls
@@ -81,6 +129,7 @@ class AsyncSatchel(Connection):
     async def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
         """Sends a notification (never answered)."""
         line = encode(request(method, merge_params(params, named), None))
+        self._check_running()
         await self._send(line)
 
     async def batch(self, calls: Iterable[tuple[str, Params] | Sequence[Any]]) -> list[Any]:
@@ -109,37 +158,82 @@ class AsyncSatchel(Connection):
         return unwrap(value)
 
     def _check_running(self) -> None:
-        if self._process is None:
+        if self._transport is None:
             raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
         if self._gone:
             raise self.exited()
 
     async def _send(self, line: bytes) -> None:
-        self._check_running()
-        assert self._process is not None and self._process.stdin is not None
-        try:
-            self._process.stdin.write(line)
-            await self._process.stdin.drain()
-        except (ConnectionError, RuntimeError):
-            LOG.debug("the server's input is closed")  # the reader answers every waiter when it ends
+        """Writes ``line`` at once when nothing else is in flight; otherwise queues it, and what the tasks of
+        one turn of the event loop send goes in one write (the server reads, and commits, it together).
+        Waits while the pipe to the server is full."""
+        if self._outbox:
+            self._outbox.append(line)
+        elif self._ledger.in_flight() > 1:
+            self._outbox.append(line)
+            asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self._write(line)
+        if self._pipes.writable is not None:
+            await self._pipes.writable
+
+    def _flush(self) -> None:
+        lines, self._outbox = self._outbox, []
+        self._write(b"".join(lines))
+
+    def _write(self, data: bytes) -> None:
+        if self._stdin.is_closing():
+            LOG.debug("the server's input is closed")  # the server's end answers every waiter
+            return
+        self._stdin.write(data)
 
     async def _exchange(
         self, futures: dict[int, asyncio.Future[Any]], line: bytes, timeout: float | None, what: str
     ) -> list[Any]:
-        """Sends one line of requests and awaits every answer; a waiter that gives up is forgotten."""
+        """Sends one line of requests and awaits every answer; past ``timeout`` the waiters are forgotten
+        (a late answer is dropped) and ``TimeoutError`` is raised."""
         self._ledger.sent(futures)
+        key = min(futures)
+        if timeout is not None:
+            self._watch(key, timeout, futures)
         try:
             await self._send(line)
-            values = await asyncio.wait_for(asyncio.gather(*futures.values()), timeout)
-        except asyncio.TimeoutError:
+            values = [await future for future in futures.values()]
+        except _Expired:
             raise TimeoutError(f"satchel did not answer {what} within {timeout} s") from None
         finally:
+            self._deadlines.pop(key, None)
             for id, future in futures.items():
                 if not future.done() or future.cancelled():
                     self._ledger.abandon(id)
         if any(value is _GONE for value in values):
             raise self.exited()
         return values
+
+    def _watch(self, key: int, timeout: float, futures: dict[int, asyncio.Future[Any]]) -> None:
+        """Keeps a deadline for a line of requests. One timer serves them all: it fires at the earliest
+        deadline (a timer per call would cost a quarter of a round trip)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self._deadlines[key] = (deadline, futures)
+        if self._watchdog is None or deadline < self._watchdog.when():
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+            self._watchdog = loop.call_at(deadline, self._expire_due)
+
+    def _expire_due(self) -> None:
+        self._watchdog = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for key, (deadline, futures) in list(self._deadlines.items()):
+            if deadline <= now:
+                del self._deadlines[key]
+                for id, future in futures.items():
+                    if not future.done():
+                        self._ledger.abandon(id)
+                        future.set_exception(_Expired())
+        if self._deadlines:
+            self._watchdog = loop.call_at(min(d for d, _ in self._deadlines.values()), self._expire_due)
 
     # Live changes
 
@@ -148,7 +242,8 @@ class AsyncSatchel(Connection):
         return await self._call("changes.subscribe", None if domains is None else {"domains": list(domains)})
 
     async def _iterate_changes(self, timeout: float | None) -> AsyncIterator[Change]:
-        self._check_started()
+        if self._transport is None:
+            raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
         while True:
             try:
                 item = await asyncio.wait_for(self._changes.get(), timeout)
@@ -159,68 +254,65 @@ class AsyncSatchel(Connection):
                 raise self.exited()
             yield item
 
-    def _check_started(self) -> None:
-        if self._process is None:
-            raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
+    # What the pipes bring
 
-    # The two reading tasks
-
-    async def _read(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
-        stdout = self._process.stdout
-        while line := await stdout.readline():
-            try:
-                incoming = Incoming(line)
-            except ValueError:
+    def _received(self, fd: int, line: bytes) -> None:
+        if fd == 2:
+            text = line.decode("utf-8", "replace")
+            self._keep_stderr(text)
+            log_server_line(text)
+            return
+        try:
+            incoming = Incoming(line)
+        except ValueError:
+            if line.strip():
                 LOG.warning("not JSON on the server's stdout: %r", line[:200])
-                continue
-            for id, answer in incoming.answers:
-                for future, value in self._ledger.answered(id, answer):
-                    if not future.done():
-                        future.set_result(value)
-            for method, params in incoming.notifications:
-                change = self._route(method, params)
-                if change is not None:
-                    self._changes.put_nowait(change)
-        self._returncode = await self._process.wait()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
+            return
+        for id, answer in incoming.answers:
+            for future, value in self._ledger.answered(id, answer):
+                if not future.done():
+                    future.set_result(value)
+        for method, params in incoming.notifications:
+            change = self._route(method, params)
+            if change is not None:
+                self._changes.put_nowait(change)
+
+    def _ended(self) -> None:
+        """The process has exited and its pipes are closed: every waiter learns it."""
+        assert self._transport is not None
+        self._returncode = self._transport.get_returncode()
         self._gone = True
         for future in self._ledger.drain():
             if not future.done():
                 future.set_result(_GONE)
         self._changes.put_nowait(_GONE)
 
-    async def _read_stderr(self) -> None:
-        assert self._process is not None and self._process.stderr is not None
-        while raw := await self._process.stderr.readline():
-            line = raw.decode("utf-8", "replace")
-            self._keep_stderr(line)
-            log_server_line(line)
-
     # Lifetime
 
     async def close(self, grace: float = 2.0) -> None:
         """Ends the server politely, then terminates and kills it after ``grace`` seconds; waits for it."""
-        if self._closed or self._process is None:
+        if self._closed or self._transport is None:
             return
         self._closed = True
-        process = self._process
+        transport = self._transport
         if not self._gone:
             with contextlib.suppress(SatchelError, TimeoutError, ServerExited):
                 await self._request("shutdown", None, grace)
                 await self.notify("exit")
-        assert process.stdin is not None
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            process.stdin.close()
+        self._stdin.close()
+        finished = self._pipes.finished
         try:
-            await asyncio.wait_for(process.wait(), grace)
+            await asyncio.wait_for(asyncio.shield(finished), grace)
         except asyncio.TimeoutError:
-            LOG.warning("satchel %d did not exit within %s s; terminating it", process.pid, grace)
-            process.terminate()
+            LOG.warning("satchel %d did not exit within %s s; terminating it", self.pid, grace)
+            with contextlib.suppress(ProcessLookupError):
+                transport.terminate()
             try:
-                await asyncio.wait_for(process.wait(), grace)
+                await asyncio.wait_for(asyncio.shield(finished), grace)
             except asyncio.TimeoutError:
-                process.kill()
-                await process.wait()
-        await asyncio.gather(self._reader, self._stderr_task, return_exceptions=True)
+                with contextlib.suppress(ProcessLookupError):
+                    transport.kill()
+                await finished
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        transport.close()

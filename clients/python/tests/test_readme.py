@@ -1,0 +1,45 @@
+"""The README's tour and asyncio example run as written, and print what they say they print."""
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import pathlib
+import re
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+# A 2x1 PNG: the tour's "beach.png".
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+)
+
+
+def blocks(section: str) -> str:
+    text = README.read_text()
+    start = text.index(section)
+    end = text.index("\n## ", start + 1)
+    return "\n".join(re.findall(r"```python\n(.*?)```", text[start:end], re.S))
+
+
+def run(source: str, folder: pathlib.Path, monkeypatch) -> str:
+    monkeypatch.chdir(folder)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, str(README), "exec"), {"__name__": "__readme__"})
+    return out.getvalue()
+
+
+def test_the_five_minute_tour(tmp_path, monkeypatch):
+    (tmp_path / "beach.png").write_bytes(PNG)
+    printed = run(blocks("## A five-minute tour"), tmp_path, monkeypatch)
+    for expected in ["#9BFF99", "['Milk', 'Bread']", "older messages", "Hello from Python", "up",
+                     "reminders **Bre**ad", "notes created Written elsewhere", "emptyNote title",
+                     "now at revision 3", "-32001 "]:
+        assert expected in printed, (expected, printed)
+    assert printed.count("True") == 2
+    assert re.search(r"\d\d/\d\d/\d{4} \d\d:\d\d \[\[0\]\]", printed)
+
+
+def test_the_asyncio_example(tmp_path, monkeypatch):
+    printed = run(blocks("## asyncio"), tmp_path, monkeypatch)
+    assert re.fullmatch(r"updated note_\w+\n", printed)
