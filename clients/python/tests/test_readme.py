@@ -43,3 +43,28 @@ def test_the_five_minute_tour(tmp_path, monkeypatch):
 def test_the_asyncio_example(tmp_path, monkeypatch):
     printed = run(blocks("## asyncio"), tmp_path, monkeypatch)
     assert re.fullmatch(r"updated note_\w+\n", printed)
+
+
+def test_the_ten_line_script_prints_what_another_process_changes(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from satchel_client import Satchel
+
+    script = tmp_path / "watch.py"
+    script.write_text(blocks("## In ten lines"))
+    watcher = subprocess.Popen([sys.executable, "-u", str(script)], cwd=tmp_path, stdout=subprocess.PIPE,
+                               text=True, env=os.environ.copy())
+    try:
+        assert watcher.stdout.readline() == "reminders: []\n"
+        with Satchel(db=tmp_path / "my.sqlite") as other:
+            other.reminders.add(title="Milk")
+            other.reminders.endEditing()
+            note = other.notes.create(title="from elsewhere")
+        lines = [watcher.stdout.readline() for _ in range(2)]
+        assert lines[0].startswith("reminders created rem_")
+        assert lines[1] == f"notes created {note['id']}\n"
+    finally:
+        watcher.terminate()
+        watcher.wait(10)
