@@ -120,3 +120,39 @@ def test_open_close_cycles_leave_no_process():
     run(main())
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_chatty_server_never_blocks_and_its_stderr_is_logged(caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="satchel.server")
+
+    async def main():
+        async with AsyncSatchel(memory=True, args=["--log-level", "debug"]) as s:
+            for _ in range(2000):  # each is logged on stderr: far more than a pipe holds
+                await s.notify("notes.get", {"id": "x" * 200})
+            assert await s.ping() == {}
+
+    run(main())
+    messages = [r.getMessage() for r in caplog.records if r.name == "satchel.server"]
+    assert any(m.startswith("serving on stdio") for m in messages)
+    assert sum("notification notes.get failed" in m for m in messages) > 100
+
+
+def test_other_notifications_reach_the_handler(stand_in):
+    server = stand_in("""
+        for line in sys.stdin:
+            request = json.loads(line)
+            if request['method'] == 'anything':
+                send({'jsonrpc': '2.0', 'method': 'notifications/progress', 'params': {'progress': 1}})
+            if 'id' in request:
+                answer(request, {'echo': request['method']})
+    """)
+    seen = []
+
+    async def main():
+        async with AsyncSatchel(server, on_notification=lambda m, p: seen.append((m, p)), timeout=5) as s:
+            assert await s.call("anything") == {"echo": "anything"}
+
+    run(main())
+    assert seen == [("notifications/progress", {"progress": 1})]

@@ -1,0 +1,37 @@
+"""satchel-client: embed Satchel, the five-app JSON-RPC backend, from Python.
+
+>>> from satchel_client import Satchel
+>>> with Satchel(memory=True) as s:
+...     note = s.notes.create(title="Groceries")
+"""
+from ._launch import find_binary
+from ._namespace import UNSET
+from ._protocol import Change
+from .aio import AsyncSatchel
+from .client import Satchel
+from .errors import (
+    BinaryNotFound,
+    FreeLimitReached,
+    InternalError,
+    InvalidParams,
+    InvalidRequest,
+    MethodNotFound,
+    NotFound,
+    ParseError,
+    RevisionConflict,
+    SatchelError,
+    ServerExited,
+    ShuttingDown,
+    StorageFailure,
+    UpstreamUnavailable,
+    ValidationFailed,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AsyncSatchel", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
+    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "RevisionConflict", "Satchel", "SatchelError",
+    "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable", "ValidationFailed",
+    "find_binary",
+]

@@ -1,0 +1,89 @@
+"""What the blocking and the asyncio client share: options, notification routing, the exit report."""
+from __future__ import annotations
+
+import logging
+import os
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ._launch import command, environment
+from ._namespace import no_such_method
+from ._protocol import Change, Ledger
+from .api import PATHS, Methods
+from .errors import ServerExited
+
+LOG = logging.getLogger("satchel.client")
+
+#: A handler for notifications other than ``changed``: ``handler(method, params)``, on the reading thread
+#: (blocking client) or the event loop (asyncio client).
+NotificationHandler = Callable[[str, Any], None]
+
+STDERR_LINES_KEPT = 20
+
+
+class Connection(Methods):
+    """One server process and the state both clients keep about it."""
+
+    def __init__(
+        self,
+        binary: str | os.PathLike[str] | None = None,
+        *,
+        db: str | os.PathLike[str] | None = None,
+        memory: bool = False,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = 10.0,
+        on_notification: NotificationHandler | None = None,
+    ) -> None:
+        self.argv = command(binary, db, memory, args)
+        self.env = environment(env)
+        #: Seconds a call waits for its answer (``None``: for ever); past it, ``TimeoutError``.
+        self.timeout = timeout
+        #: Called with every notification that is not ``changed``.
+        self.on_notification = on_notification
+        self._ledger = Ledger()
+        self._stderr_tail: deque[str] = deque(maxlen=STDERR_LINES_KEPT)
+        self._returncode: int | None = None
+        self._gone = False
+        self._closed = False
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise no_such_method(name, PATHS)
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id."""
+        process = getattr(self, "_process", None)
+        return process.pid if process is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """The server's exit status once it has ended, else ``None``."""
+        return self._returncode
+
+    def exited(self) -> ServerExited:
+        """A fresh exception describing how the server ended (one per raise: tracebacks stay apart)."""
+        return ServerExited(self._returncode, list(self._stderr_tail))
+
+    def _route(self, method: str, params: Any) -> Change | None:
+        """A ``changed`` notification as a ``Change``; any other goes to the handler here."""
+        if method == "changed" and isinstance(params, dict):
+            try:
+                return Change.from_params(params)
+            except KeyError:
+                LOG.warning("a changed notification without its fields: %r", params)
+                return None
+        if self.on_notification is None:
+            LOG.debug("notification %s: %r", method, params)
+            return None
+        try:
+            self.on_notification(method, params)
+        except Exception:  # a broken handler must not stop the reader
+            LOG.exception("the notification handler failed on %s", method)
+        return None
+
+    def _keep_stderr(self, line: str) -> None:
+        self._stderr_tail.append(line.rstrip("\r\n"))

@@ -1,0 +1,60 @@
+"""The base of the generated method namespaces (``s.notes.create(...)``)."""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class Unset:
+    """The default of a parameter left out: it is not sent at all (unlike ``None``, sent as ``null``)."""
+
+    _instance: Unset | None = None
+
+    def __new__(cls) -> Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET = Unset()
+
+
+def named(**params: Any) -> dict[str, Any]:
+    """The params object of a call: every parameter that was given."""
+    return {name: value for name, value in params.items() if value is not UNSET}
+
+
+def no_such_method(path: str, known: Sequence[str]) -> AttributeError:
+    """The error for ``s.notes.craete``: it names the close matches among the known methods."""
+    matches = difflib.get_close_matches(path, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(matches)}?" if matches else "; `satchel_client.api.PATHS` lists them all"
+    return AttributeError(f"satchel has no method {path}{hint}")
+
+
+class Namespace:
+    """The methods under one prefix (``notes``, ``reminders``, ...), calling through the client."""
+
+    _prefix = ""
+
+    def __init__(self, call: Callable[..., Any]) -> None:
+        self._call = call
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        from .api import PATHS
+
+        raise no_such_method(f"{self._prefix}.{name}", PATHS)
+
+    def __dir__(self) -> list[str]:
+        return [name for name in type(self).__dict__ if not name.startswith("_")]
+
+    def __repr__(self) -> str:
+        return f"<satchel namespace {self._prefix}: {', '.join(self.__dir__())}>"

@@ -1,0 +1,318 @@
+"""``AsyncSatchel``: the asyncio client. The same surface as ``Satchel``, awaited; many calls in flight.
+
+The server's pipes are read by an ``asyncio.SubprocessProtocol``: an answer resolves its caller's future in
+the same turn of the event loop that reads it, with no reader task in between.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterable, Sequence
+from functools import cached_property
+from typing import Any
+
+from ._connection import LOG, Connection
+from ._launch import log_server_line
+from ._protocol import Change, Incoming, Params, encode, merge_params, request, unwrap
+from .api import Changes
+from .errors import SatchelError, ServerExited
+
+_GONE = object()
+
+
+class _Expired(Exception):
+    """Set on a waiter whose time is up; the caller raises ``TimeoutError``."""
+
+
+class AsyncChangeFeed(Changes):
+    """``await s.changes.since(...)`` and the other ``changes.*`` methods; ``async for e in s.changes()``."""
+
+    def __init__(self, connection: AsyncSatchel) -> None:
+        super().__init__(connection._call)
+        self._connection = connection
+
+    def __call__(self, timeout: float | None = None) -> AsyncIterator[Change]:
+        """The ``changed`` events as they arrive; with a ``timeout``, ends after that many quiet seconds."""
+        return self._connection._iterate_changes(timeout)
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    """Splits what the server writes into lines (stdout: messages, stderr: log lines), tracks whether its
+    input pipe is full, and reports when the process and all its pipes are done."""
+
+    def __init__(self, connection: AsyncSatchel) -> None:
+        self.connection = connection
+        self.partial = {1: b"", 2: b""}
+        self.writable: asyncio.Future[None] | None = None
+        self.finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if b"\n" not in data:
+            self.partial[fd] += data
+            return
+        *lines, self.partial[fd] = (self.partial[fd] + data).split(b"\n")
+        for line in lines:
+            self.connection._received(fd, line)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd in self.partial and self.partial[fd]:
+            self.connection._received(fd, self.partial[fd])  # a last line without its newline
+            self.partial[fd] = b""
+
+    def pause_writing(self) -> None:
+        self.writable = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self.writable is not None and not self.writable.done():
+            self.writable.set_result(None)
+        self.writable = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.resume_writing()
+        self.connection._ended()
+        if not self.finished.done():
+            self.finished.set_result(None)
+
+
+class AsyncSatchel(Connection):
+    """A ``satchel`` server process and an asyncio JSON-RPC connection to it.
+
+    Takes the options of ``Satchel``. Start it with ``async with AsyncSatchel(...) as s`` or
+    ``s = await AsyncSatchel(...).start()``; end it with ``await s.close()``. Every method of ``Satchel``
+    is a coroutine here; calls from many tasks are in flight together and matched by id. Requests sent
+    while others wait for their answers go out together, one write per turn of the event loop.
+    """
+
+    _transport: asyncio.SubprocessTransport | None = None
+
+    @cached_property
+    def changes(self) -> AsyncChangeFeed:  # type: ignore[override]
+        return AsyncChangeFeed(self)
+
+    @property
+    def pid(self) -> int | None:
+        return self._transport.get_pid() if self._transport is not None else None
+
+    async def start(self) -> AsyncSatchel:
+        """Spawns the server (once)."""
+        if self._transport is None:
+            self._changes: asyncio.Queue[Any] = asyncio.Queue()
+            self._outbox: list[bytes] = []
+            self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
+            self._watchdog: asyncio.TimerHandle | None = None
+            loop = asyncio.get_running_loop()
+            self._transport, self._pipes = await loop.subprocess_exec(
+                lambda: _Pipes(self), *self.argv, stdin=-1, stdout=-1, stderr=-1, env=self.env
+            )
+            self._stdin = self._transport.get_pipe_transport(0)
+        return self
+
+    async def __aenter__(self) -> AsyncSatchel:
+        return await self.start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        state = "new" if self._transport is None else "closed" if self._closed else "exited" if self._gone else "running"
+        return f"<AsyncSatchel pid={self.pid} {state}>"
+
+    # Calls
+
+    async def call(self, method: str, params: Params = None, /, **named: Any) -> Any:
+        """Sends ``method`` and awaits its result; raises as ``Satchel.call`` does."""
+        return await self._request(method, merge_params(params, named), self.timeout)
+
+    def _call(self, method: str, params: Any) -> Any:
+        return self._request(method, params, self.timeout)
+
+    async def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
+        """Sends a notification (never answered)."""
+        line = encode(request(method, merge_params(params, named), None))
+        self._check_running()
+        await self._send(line)
+
+    async def batch(self, calls: Iterable[tuple[str, Params] | Sequence[Any]]) -> list[Any]:
+        """One JSON-RPC batch; answers each result or ``SatchelError``, in order (see ``Satchel.batch``)."""
+        entries = [(each[0], each[1] if len(each) > 1 else None) for each in calls]
+        if not entries:
+            return []
+        self._check_running()
+        loop = asyncio.get_running_loop()
+        futures: dict[int, asyncio.Future[Any]] = {}
+        messages = []
+        for method, params in entries:
+            id = self._ledger.next_id()
+            messages.append(request(method, merge_params(params, {}), id))
+            futures[id] = loop.create_future()
+        outcomes = await self._exchange(futures, encode(messages), self.timeout, "a batch")
+        if len(outcomes) > 1 and all(value is outcomes[0] for value in outcomes) and isinstance(outcomes[0], SatchelError):
+            raise outcomes[0]
+        return outcomes
+
+    async def _request(self, method: str, params: Any, timeout: float | None) -> Any:
+        self._check_running()
+        id = self._ledger.next_id()
+        line = encode(request(method, params, id))
+        (value,) = await self._exchange({id: asyncio.get_running_loop().create_future()}, line, timeout, method)
+        return unwrap(value)
+
+    def _check_running(self) -> None:
+        if self._transport is None:
+            raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
+        if self._gone:
+            raise self.exited()
+
+    async def _send(self, line: bytes) -> None:
+        """Writes ``line`` at once when nothing else is in flight; otherwise queues it, and what the tasks of
+        one turn of the event loop send goes in one write (the server reads, and commits, it together).
+        Waits while the pipe to the server is full."""
+        if self._outbox:
+            self._outbox.append(line)
+        elif self._ledger.in_flight() > 1:
+            self._outbox.append(line)
+            asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self._write(line)
+        if self._pipes.writable is not None:
+            await self._pipes.writable
+
+    def _flush(self) -> None:
+        lines, self._outbox = self._outbox, []
+        self._write(b"".join(lines))
+
+    def _write(self, data: bytes) -> None:
+        if self._stdin.is_closing():
+            LOG.debug("the server's input is closed")  # the server's end answers every waiter
+            return
+        self._stdin.write(data)
+
+    async def _exchange(
+        self, futures: dict[int, asyncio.Future[Any]], line: bytes, timeout: float | None, what: str
+    ) -> list[Any]:
+        """Sends one line of requests and awaits every answer; past ``timeout`` the waiters are forgotten
+        (a late answer is dropped) and ``TimeoutError`` is raised."""
+        self._ledger.sent(futures)
+        key = min(futures)
+        if timeout is not None:
+            self._watch(key, timeout, futures)
+        try:
+            await self._send(line)
+            values = [await future for future in futures.values()]
+        except _Expired:
+            raise TimeoutError(f"satchel did not answer {what} within {timeout} s") from None
+        finally:
+            self._deadlines.pop(key, None)
+            for id, future in futures.items():
+                if not future.done() or future.cancelled():
+                    self._ledger.abandon(id)
+        if any(value is _GONE for value in values):
+            raise self.exited()
+        return values
+
+    def _watch(self, key: int, timeout: float, futures: dict[int, asyncio.Future[Any]]) -> None:
+        """Keeps a deadline for a line of requests. One timer serves them all: it fires at the earliest
+        deadline (a timer per call would cost a quarter of a round trip)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self._deadlines[key] = (deadline, futures)
+        if self._watchdog is None or deadline < self._watchdog.when():
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+            self._watchdog = loop.call_at(deadline, self._expire_due)
+
+    def _expire_due(self) -> None:
+        self._watchdog = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for key, (deadline, futures) in list(self._deadlines.items()):
+            if deadline <= now:
+                del self._deadlines[key]
+                for id, future in futures.items():
+                    if not future.done():
+                        self._ledger.abandon(id)
+                        future.set_exception(_Expired())
+        if self._deadlines:
+            self._watchdog = loop.call_at(min(d for d, _ in self._deadlines.values()), self._expire_due)
+
+    # Live changes
+
+    async def subscribe(self, domains: Sequence[str] | None = None) -> Any:
+        """Asks for ``changed`` notifications (in ``domains``, or all); read them with ``changes()``."""
+        return await self._call("changes.subscribe", None if domains is None else {"domains": list(domains)})
+
+    async def _iterate_changes(self, timeout: float | None) -> AsyncIterator[Change]:
+        if self._transport is None:
+            raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
+        while True:
+            try:
+                item = await asyncio.wait_for(self._changes.get(), timeout)
+            except asyncio.TimeoutError:
+                return
+            if item is _GONE:
+                self._changes.put_nowait(_GONE)
+                raise self.exited()
+            yield item
+
+    # What the pipes bring
+
+    def _received(self, fd: int, line: bytes) -> None:
+        if fd == 2:
+            text = line.decode("utf-8", "replace")
+            self._keep_stderr(text)
+            log_server_line(text)
+            return
+        try:
+            incoming = Incoming(line)
+        except ValueError:
+            if line.strip():
+                LOG.warning("not JSON on the server's stdout: %r", line[:200])
+            return
+        for id, answer in incoming.answers:
+            for future, value in self._ledger.answered(id, answer):
+                if not future.done():
+                    future.set_result(value)
+        for method, params in incoming.notifications:
+            change = self._route(method, params)
+            if change is not None:
+                self._changes.put_nowait(change)
+
+    def _ended(self) -> None:
+        """The process has exited and its pipes are closed: every waiter learns it."""
+        assert self._transport is not None
+        self._returncode = self._transport.get_returncode()
+        self._gone = True
+        for future in self._ledger.drain():
+            if not future.done():
+                future.set_result(_GONE)
+        self._changes.put_nowait(_GONE)
+
+    # Lifetime
+
+    async def close(self, grace: float = 2.0) -> None:
+        """Ends the server politely, then terminates and kills it after ``grace`` seconds; waits for it."""
+        if self._closed or self._transport is None:
+            return
+        self._closed = True
+        transport = self._transport
+        if not self._gone:
+            with contextlib.suppress(SatchelError, TimeoutError, ServerExited):
+                await self._request("shutdown", None, grace)
+                await self.notify("exit")
+        self._stdin.close()
+        finished = self._pipes.finished
+        try:
+            await asyncio.wait_for(asyncio.shield(finished), grace)
+        except asyncio.TimeoutError:
+            LOG.warning("satchel %d did not exit within %s s; terminating it", self.pid, grace)
+            with contextlib.suppress(ProcessLookupError):
+                transport.terminate()
+            try:
+                await asyncio.wait_for(asyncio.shield(finished), grace)
+            except asyncio.TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    transport.kill()
+                await finished
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        transport.close()
