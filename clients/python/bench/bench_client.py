@@ -3,7 +3,9 @@
 requests, one at a time and pipelined, in one run and interleaved, so the machine's noise hits all alike.
 
 usage: bench_client.py [--binary PATH] [--one N] [--pipelined N] [--rounds R]
-The raw pipe is the least a client can do: json.dumps, one write, read one line, json.loads.
+The raw pipe is the least a client can do: json.dumps, one write, read one line, json.loads; pipelined, it
+writes all its lines at once from a thread, as ../shared/bench/drive.py does (whose own figures follow the
+table when that file is there).
 """
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import argparse
 import asyncio
 import json
 import os
+import pathlib
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -77,27 +81,39 @@ def timed(action) -> float:
     return time.perf_counter() - started
 
 
-def raw_round(binary: str, folder: str, workload: str, one: int, pipelined: int) -> tuple[float, float]:
+class Clock:
+    """Wall time and this process's CPU time (the client's own work, steadier on a busy machine)."""
+
+    def __enter__(self) -> Clock:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.wall, self.cpu = time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+def raw_round(binary: str, folder: str, workload: str, one: int, pipelined: int) -> tuple[float, float, float]:
     pipe = RawPipe(argv(binary, folder, f"raw-{workload}"))
     ids = [pipe.call("notes.create", {"title": f"n{i}"})["id"] for i in range(200)]
-    single = timed(lambda: [pipe.call(workload, params_for(workload, i, ids)) for i in range(one)])
+    with Clock() as single:
+        for i in range(one):
+            pipe.call(workload, params_for(workload, i, ids))
     many = timed(lambda: pipe.pipelined(workload, pipelined, ids))
     pipe.close()
-    return one / single, pipelined / many
+    return one / single.wall, single.cpu / one * 1e6, pipelined / many
 
 
-def async_round(binary: str, folder: str, workload: str, one: int, pipelined: int) -> tuple[float, float]:
-    async def main() -> tuple[float, float]:
+def async_round(binary: str, folder: str, workload: str, one: int, pipelined: int) -> tuple[float, float, float]:
+    async def main() -> tuple[float, float, float]:
         async with AsyncSatchel(binary, db=os.path.join(folder, f"async-{workload}.sqlite")) as s:
             ids = [(await s.notes.create(title=f"n{i}"))["id"] for i in range(200)]
-            started = time.perf_counter()
-            for i in range(one):
-                await s.call(workload, params_for(workload, i, ids))
-            single = time.perf_counter() - started
+            with Clock() as single:
+                for i in range(one):
+                    await s.call(workload, params_for(workload, i, ids))
             started = time.perf_counter()
             await asyncio.gather(*(s.call(workload, params_for(workload, i, ids)) for i in range(pipelined)))
             many = time.perf_counter() - started
-        return one / single, pipelined / many
+        return one / single.wall, single.cpu / one * 1e6, pipelined / many
 
     return asyncio.run(main())
 
@@ -117,22 +133,33 @@ def main() -> None:
     options = parser.parse_args()
     binary = find_binary(options.binary)
     print(f"## satchel-client against a raw pipe ({binary}, {os.cpu_count()} cores, {options.rounds} rounds; "
-          "medians; ratio = library time per call / raw time per call)\n")
-    print("| workload | raw 1-at-a-time/s | AsyncSatchel | ratio | Satchel (sync) | ratio "
+          "medians; ratio = library time per call / raw time per call; CPU = the client process's own, "
+          "µs per call)\n")
+    print("| workload | raw 1-at-a-time/s | AsyncSatchel | ratio | Satchel (sync) | ratio | client CPU raw / async "
           "| raw pipelined/s | AsyncSatchel pipelined | ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for workload in WORKLOADS:
         rows = []
         for _ in range(options.rounds):
             with tempfile.TemporaryDirectory() as folder:
-                raw_one, raw_many = raw_round(binary, folder, workload, options.one, options.pipelined)
-                async_one, async_many = async_round(binary, folder, workload, options.one, options.pipelined)
+                raw_one, raw_cpu, raw_many = raw_round(binary, folder, workload, options.one, options.pipelined)
+                async_one, async_cpu, async_many = async_round(
+                    binary, folder, workload, options.one, options.pipelined)
                 sync_one = sync_round(binary, folder, workload, options.one)
-            rows.append((raw_one, async_one, sync_one, raw_many, async_many))
-        raw_one, async_one, sync_one, raw_many, async_many = (statistics.median(c) for c in zip(*rows))
+            rows.append((raw_one, async_one, sync_one, raw_cpu, async_cpu, raw_many, async_many))
+        raw_one, async_one, sync_one, raw_cpu, async_cpu, raw_many, async_many = (
+            statistics.median(c) for c in zip(*rows))
         print(f"| `{workload}` | {raw_one:,.0f} | {async_one:,.0f} | {raw_one / async_one:.2f}x "
-              f"| {sync_one:,.0f} | {raw_one / sync_one:.2f}x "
+              f"| {sync_one:,.0f} | {raw_one / sync_one:.2f}x | {raw_cpu:.0f} / {async_cpu:.0f} "
               f"| {raw_many:,.0f} | {async_many:,.0f} | {raw_many / async_many:.2f}x |", flush=True)
+    drive = pathlib.Path(__file__).resolve().parents[3].parent / "shared" / "bench" / "drive.py"
+    if drive.is_file():
+        print("\n`drive.py` on the same binary, for reference:\n")
+        for workload in ("ping", "create", "get"):
+            with tempfile.TemporaryDirectory() as folder:
+                done = subprocess.run([sys.executable, str(drive), workload, str(options.pipelined), "--",
+                                       *argv(binary, folder, "drive")], capture_output=True, text=True)
+            print(f"    {done.stdout.strip()}")
 
 
 if __name__ == "__main__":

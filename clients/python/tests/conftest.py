@@ -17,6 +17,17 @@ import pytest
 pytest_plugins = ["pytester"]
 
 
+# A server that ignores SIGTERM and the end of its input; it answers "ready" once it does.
+STUBBORN = """
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request['method'] == 'ready':
+            answer(request, {})
+    time.sleep(60)
+"""
+
+
 class SlowFeed(http.server.ThreadingHTTPServer):
     """An upstream chat feed on 127.0.0.1 that answers each request after ``delay`` seconds."""
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from conftest import children
+from conftest import STUBBORN, children
 from satchel_client import AsyncSatchel, NotFound, ServerExited, ValidationFailed
 
 
@@ -156,3 +156,27 @@ def test_other_notifications_reach_the_handler(stand_in):
 
     run(main())
     assert seen == [("notifications/progress", {"progress": 1})]
+
+
+def test_a_server_that_fails_to_start_reports_its_code_and_stderr():
+    async def main():
+        async with AsyncSatchel(memory=True, args=["--no-such-flag"]) as s:
+            with pytest.raises(ServerExited) as failed:
+                await s.ping()
+            assert failed.value.returncode == 2
+            assert any("--no-such-flag" in line for line in failed.value.stderr)
+
+    run(main())
+
+
+def test_a_server_that_ignores_the_polite_end_is_killed(stand_in):
+    stubborn = stand_in(STUBBORN)
+
+    async def main():
+        s = await AsyncSatchel(stubborn, timeout=1).start()
+        assert await s.call("ready") == {}
+        await s.close(grace=0.3)
+        return s
+
+    s = run(main())
+    assert s.returncode == -signal.SIGKILL and s.pid not in children()

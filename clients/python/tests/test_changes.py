@@ -38,7 +38,7 @@ def test_a_notification_between_calls_is_kept_and_not_taken_for_an_answer(tmp_pa
     assert events[1].entity is None
 
 
-def test_own_changes_arrive_after_their_answers(satchel):
+def test_own_changes_arrive_too_in_the_order_they_were_made(satchel):
     satchel.subscribe(domains=["reminders"])
     first = satchel.reminders.add(title="Milk")["reminder"]
     created = satchel.reminders.submit(id=first["id"])["created"]

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import children, open_fds
+from conftest import STUBBORN, children, open_fds
 from satchel_client import BinaryNotFound, Satchel, ServerExited, find_binary
 
 REAL = find_binary()
@@ -91,7 +91,25 @@ def test_a_server_that_fails_to_start_reports_its_code_and_stderr(satchel_factor
     assert "--no-such-flag" in str(failed.value)
 
 
-def test_close_ends_the_server_politely(tmp_path):
+def test_close_sends_shutdown_and_exit_then_ends_input(stand_in, tmp_path):
+    log = tmp_path / "heard"
+    polite = stand_in(f"""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        heard = open({str(log)!r}, 'w')
+        for line in sys.stdin:
+            request = json.loads(line)
+            heard.write(request['method'] + '\\n'); heard.flush()
+            if 'id' in request:
+                answer(request, None)
+        heard.write('end of input\\n')
+    """)
+    s = Satchel(polite)
+    s.close(grace=5)
+    assert log.read_text().split("\n")[:3] == ["shutdown", "exit", "end of input"]
+    assert s.returncode == 0
+
+
+def test_close_ends_the_real_server_with_code_0(tmp_path):
     s = Satchel(db=tmp_path / "db.sqlite")
     s.reminders.add(title="")  # a blank reminder in editing: cleaned up when the connection ends
     s.reminders.add(title="kept")
@@ -103,13 +121,9 @@ def test_close_ends_the_server_politely(tmp_path):
 
 
 def test_a_server_that_ignores_the_polite_end_is_terminated_then_killed(stand_in):
-    stubborn = stand_in("""
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        for line in sys.stdin:
-            pass
-        time.sleep(60)
-    """)
+    stubborn = stand_in(STUBBORN)
     s = Satchel(stubborn, timeout=1)
+    assert s.call("ready") == {}  # it ignores SIGTERM from now on
     started = time.monotonic()
     s.close(grace=0.3)
     assert time.monotonic() - started < 5

@@ -47,8 +47,10 @@ def test_the_asyncio_example(tmp_path, monkeypatch):
 
 def test_the_ten_line_script_prints_what_another_process_changes(tmp_path):
     import os
+    import queue
     import subprocess
     import sys
+    import threading
 
     from satchel_client import Satchel
 
@@ -56,15 +58,18 @@ def test_the_ten_line_script_prints_what_another_process_changes(tmp_path):
     script.write_text(blocks("## In ten lines"))
     watcher = subprocess.Popen([sys.executable, "-u", str(script)], cwd=tmp_path, stdout=subprocess.PIPE,
                                text=True, env=os.environ.copy())
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in watcher.stdout], daemon=True).start()
     try:
-        assert watcher.stdout.readline() == "reminders: []\n"
+        assert lines.get(timeout=30) == "reminders: []\n"
+        own = lines.get(timeout=10)
+        assert own.startswith("notes created note_")
         with Satchel(db=tmp_path / "my.sqlite") as other:
             other.reminders.add(title="Milk")
             other.reminders.endEditing()
             note = other.notes.create(title="from elsewhere")
-        lines = [watcher.stdout.readline() for _ in range(2)]
-        assert lines[0].startswith("reminders created rem_")
-        assert lines[1] == f"notes created {note['id']}\n"
+        assert lines.get(timeout=10).startswith("reminders created rem_")
+        assert lines.get(timeout=10) == f"notes created {note['id']}\n"
     finally:
         watcher.terminate()
         watcher.wait(10)

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
 from .errors import SatchelError, error_from
+
+LOG = logging.getLogger("satchel.client")
 
 Params = Union[Mapping[str, Any], Sequence[Any], None]
 
@@ -69,7 +72,10 @@ def encode(message: Any) -> bytes:
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
     except TypeError as error:
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
-    return text.encode() + b"\n"
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError as error:  # a lone surrogate: not a character, so not UTF-8
+        raise TypeError(f"params are not JSON-serialisable: {error}") from None
 
 
 def outcome(answer: Mapping[str, Any]) -> Any:
@@ -105,22 +111,24 @@ class Incoming:
 
 
 class Ledger:
-    """The requests in flight, in the order their lines were sent, and who waits for each answer.
+    """The lines sent and not yet answered, oldest first, and who waits for each answer.
 
     The server answers in request order, so an answer with ``id: null`` (a line it could not read, such
-    as one over its size limit) belongs to the oldest line still unanswered. A waiter that gave up (a
-    timeout) is forgotten, but its id stays on the books until its late answer arrives and is dropped.
+    as one over its size limit) belongs to the oldest line still unanswered. A notification's line is kept
+    too, until a later answer shows it was read (a notification is answered only when it was unreadable).
+    A waiter that gave up (a timeout) is forgotten, but its id stays on the books until its late answer
+    arrives and is dropped.
     """
 
     def __init__(self) -> None:
-        self._last_id = 0
-        self._lines: dict[int, set[int]] = {}  # line number -> ids not answered yet, oldest line first
+        self._last = 0  # ids and line numbers, from one counter
+        self._lines: dict[int, set[int] | None] = {}  # line -> ids not answered yet; None: a notification
         self._line_of: dict[int, int] = {}
         self._waiters: dict[int, Any] = {}
 
     def next_id(self) -> int:
-        self._last_id += 1
-        return self._last_id
+        self._last += 1
+        return self._last
 
     def sent(self, waiters: Mapping[int, Any]) -> None:
         """Records one line carrying the requests ``waiters`` names (id -> waiter)."""
@@ -130,20 +138,43 @@ class Ledger:
             self._line_of[id] = line
             self._waiters[id] = waiter
 
+    def sent_notification(self) -> None:
+        """Records one line carrying only notifications."""
+        self._lines[self.next_id()] = None
+
     def answered(self, id: Any, answer: Mapping[str, Any]) -> list[tuple[Any, Any]]:
         """The waiters (with their outcome) that ``answer`` resolves: none when nobody waits any more."""
         if isinstance(id, int) and id in self._line_of:
+            line = self._line_of[id]
+            read_silently = []  # notifications before this line: read without an answer
+            for key, waiting in self._lines.items():  # oldest first; answers come in order, so this is short
+                if key >= line:
+                    break
+                if waiting is None:
+                    read_silently.append(key)
+            for key in read_silently:
+                del self._lines[key]
             ids = [id]
         elif id is None and self._lines:
-            ids = list(self._lines[next(iter(self._lines))])
+            line = next(iter(self._lines))
+            if self._lines[line] is None:
+                del self._lines[line]
+                error = outcome(answer)
+                LOG.warning("the server could not read a notification: %s", error)
+                return []
+            ids = list(self._lines[line] or ())
         else:
             return []
         value = outcome(answer)
+        if id is None and isinstance(value, SatchelError):
+            value.whole_line = True
         resolved = []
         for each in ids:
             line = self._line_of.pop(each)
-            self._lines[line].discard(each)
-            if not self._lines[line]:
+            waiting = self._lines[line]
+            assert waiting is not None
+            waiting.discard(each)
+            if not waiting:
                 del self._lines[line]
             waiter = self._waiters.pop(each, None)
             if waiter is not None:
@@ -164,3 +195,11 @@ class Ledger:
         self._lines.clear()
         self._line_of.clear()
         return waiters
+
+
+def refused_as_a_whole(outcomes: list[Any]) -> SatchelError | None:
+    """The error the server answered a whole batch line with (too many entries, too deep), if any."""
+    for value in outcomes:
+        if isinstance(value, SatchelError) and value.whole_line:
+            return value
+    return None

@@ -13,15 +13,12 @@ from typing import Any
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
-from ._protocol import Change, Incoming, Params, encode, merge_params, request, unwrap
+from ._protocol import Change, Incoming, Params, encode, merge_params, refused_as_a_whole, request, unwrap
 from .api import Changes
 from .errors import SatchelError, ServerExited
 
-_GONE = object()
-
-
-class _Expired(Exception):
-    """Set on a waiter whose time is up; the caller raises ``TimeoutError``."""
+_GONE = object()  # the outcome of every call in flight when the server ends
+_EXPIRED = object()  # the outcome of a call whose time is up
 
 
 class AsyncChangeFeed(Changes):
@@ -45,6 +42,10 @@ class _Pipes(asyncio.SubprocessProtocol):
         self.partial = {1: b"", 2: b""}
         self.writable: asyncio.Future[None] | None = None
         self.finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self.connection._transport = transport  # before any data arrives, or the end
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if b"\n" not in data:
@@ -84,6 +85,7 @@ class AsyncSatchel(Connection):
     """
 
     _transport: asyncio.SubprocessTransport | None = None
+    _spawning: asyncio.Future[None] | None = None
 
     @cached_property
     def changes(self) -> AsyncChangeFeed:  # type: ignore[override]
@@ -94,18 +96,22 @@ class AsyncSatchel(Connection):
         return self._transport.get_pid() if self._transport is not None else None
 
     async def start(self) -> AsyncSatchel:
-        """Spawns the server (once)."""
-        if self._transport is None:
-            self._changes: asyncio.Queue[Any] = asyncio.Queue()
-            self._outbox: list[bytes] = []
-            self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
-            self._watchdog: asyncio.TimerHandle | None = None
-            loop = asyncio.get_running_loop()
-            self._transport, self._pipes = await loop.subprocess_exec(
-                lambda: _Pipes(self), *self.argv, stdin=-1, stdout=-1, stderr=-1, env=self.env
-            )
-            self._stdin = self._transport.get_pipe_transport(0)
+        """Spawns the server (once, however many tasks ask)."""
+        if self._spawning is None:
+            self._spawning = asyncio.ensure_future(self._spawn())
+        await asyncio.shield(self._spawning)
         return self
+
+    async def _spawn(self) -> None:
+        self._changes: asyncio.Queue[Any] = asyncio.Queue()
+        self._outbox: list[bytes] = []
+        self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
+        self._watchdog: asyncio.TimerHandle | None = None
+        loop = asyncio.get_running_loop()
+        self._transport, self._pipes = await loop.subprocess_exec(
+            lambda: _Pipes(self), *self.argv, stdin=-1, stdout=-1, stderr=-1, env=self.env
+        )
+        self._stdin = self._transport.get_pipe_transport(0)
 
     async def __aenter__(self) -> AsyncSatchel:
         return await self.start()
@@ -130,7 +136,14 @@ class AsyncSatchel(Connection):
         """Sends a notification (never answered)."""
         line = encode(request(method, merge_params(params, named), None))
         self._check_running()
-        await self._send(line)
+        self._ledger.sent_notification()
+        self._send(line)
+        writable = self._pipes.writable
+        if writable is not None:  # the pipe is full: wait until the server reads, as long as a call would
+            try:
+                await asyncio.wait_for(asyncio.shield(writable), self.timeout)
+            except asyncio.TimeoutError:
+                raise TimeoutError(f"satchel did not read its input within {self.timeout} s") from None
 
     async def batch(self, calls: Iterable[tuple[str, Params] | Sequence[Any]]) -> list[Any]:
         """One JSON-RPC batch; answers each result or ``SatchelError``, in order (see ``Satchel.batch``)."""
@@ -146,8 +159,9 @@ class AsyncSatchel(Connection):
             messages.append(request(method, merge_params(params, {}), id))
             futures[id] = loop.create_future()
         outcomes = await self._exchange(futures, encode(messages), self.timeout, "a batch")
-        if len(outcomes) > 1 and all(value is outcomes[0] for value in outcomes) and isinstance(outcomes[0], SatchelError):
-            raise outcomes[0]
+        refused = refused_as_a_whole(outcomes)
+        if refused is not None:
+            raise refused
         return outcomes
 
     async def _request(self, method: str, params: Any, timeout: float | None) -> Any:
@@ -163,10 +177,10 @@ class AsyncSatchel(Connection):
         if self._gone:
             raise self.exited()
 
-    async def _send(self, line: bytes) -> None:
+    def _send(self, line: bytes) -> None:
         """Writes ``line`` at once when nothing else is in flight; otherwise queues it, and what the tasks of
         one turn of the event loop send goes in one write (the server reads, and commits, it together).
-        Waits while the pipe to the server is full."""
+        Never waits: a caller waits for its answer, within its deadline, and so holds one line at most."""
         if self._outbox:
             self._outbox.append(line)
         elif self._ledger.in_flight() > 1:
@@ -174,8 +188,6 @@ class AsyncSatchel(Connection):
             asyncio.get_running_loop().call_soon(self._flush)
         else:
             self._write(line)
-        if self._pipes.writable is not None:
-            await self._pipes.writable
 
     def _flush(self) -> None:
         lines, self._outbox = self._outbox, []
@@ -197,15 +209,15 @@ class AsyncSatchel(Connection):
         if timeout is not None:
             self._watch(key, timeout, futures)
         try:
-            await self._send(line)
+            self._send(line)
             values = [await future for future in futures.values()]
-        except _Expired:
-            raise TimeoutError(f"satchel did not answer {what} within {timeout} s") from None
         finally:
             self._deadlines.pop(key, None)
             for id, future in futures.items():
                 if not future.done() or future.cancelled():
                     self._ledger.abandon(id)
+        if any(value is _EXPIRED for value in values):
+            raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
         if any(value is _GONE for value in values):
             raise self.exited()
         return values
@@ -231,7 +243,7 @@ class AsyncSatchel(Connection):
                 for id, future in futures.items():
                     if not future.done():
                         self._ledger.abandon(id)
-                        future.set_exception(_Expired())
+                        future.set_result(_EXPIRED)
         if self._deadlines:
             self._watchdog = loop.call_at(min(d for d, _ in self._deadlines.values()), self._expire_due)
 
@@ -290,29 +302,39 @@ class AsyncSatchel(Connection):
     # Lifetime
 
     async def close(self, grace: float = 2.0) -> None:
-        """Ends the server politely, then terminates and kills it after ``grace`` seconds; waits for it."""
+        """Ends the server politely, then terminates and kills it after ``grace`` seconds; waits for it.
+        Even when the closing task is cancelled, the server does not outlive it."""
+        if self._spawning is not None and not self._spawning.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._spawning)
         if self._closed or self._transport is None:
             return
         self._closed = True
         transport = self._transport
-        if not self._gone:
-            with contextlib.suppress(SatchelError, TimeoutError, ServerExited):
-                await self._request("shutdown", None, grace)
-                await self.notify("exit")
-        self._stdin.close()
         finished = self._pipes.finished
         try:
-            await asyncio.wait_for(asyncio.shield(finished), grace)
-        except asyncio.TimeoutError:
-            LOG.warning("satchel %d did not exit within %s s; terminating it", self.pid, grace)
-            with contextlib.suppress(ProcessLookupError):
-                transport.terminate()
+            if not self._gone:
+                with contextlib.suppress(SatchelError, TimeoutError, ServerExited):
+                    await self._request("shutdown", None, grace)
+                    self._ledger.sent_notification()
+                    self._send(encode(request("exit", None, None)))
+            self._stdin.close()
             try:
                 await asyncio.wait_for(asyncio.shield(finished), grace)
             except asyncio.TimeoutError:
+                LOG.warning("satchel %d did not exit within %s s; terminating it", self.pid, grace)
+                with contextlib.suppress(ProcessLookupError):
+                    transport.terminate()
+                try:
+                    await asyncio.wait_for(asyncio.shield(finished), grace)
+                except asyncio.TimeoutError:
+                    with contextlib.suppress(ProcessLookupError):
+                        transport.kill()
+                    await finished
+        finally:
+            if not finished.done():  # interrupted: kill it rather than leave it behind
                 with contextlib.suppress(ProcessLookupError):
                     transport.kill()
-                await finished
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        transport.close()
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+            transport.close()

@@ -1,7 +1,9 @@
 """``Satchel``: the blocking client. One server process, one reader thread, calls from any thread."""
 from __future__ import annotations
 
+import os
 import queue
+import select
 import subprocess
 import threading
 import time
@@ -11,7 +13,7 @@ from typing import Any
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
-from ._protocol import Change, Incoming, Params, encode, merge_params, request, unwrap
+from ._protocol import Change, Incoming, Params, encode, merge_params, refused_as_a_whole, request, unwrap
 from .api import Changes
 from .errors import SatchelError, ServerExited
 
@@ -28,6 +30,81 @@ class _Waiter:
     def set(self, value: Any) -> None:
         self.value = value
         self.event.set()
+
+
+class _Outbox:
+    """The pipe to the server, written without ever blocking a caller: what the pipe cannot take at once
+    waits in a backlog that a thread of its own writes out, so a server that stops reading makes calls time
+    out (and ``close`` end it) instead of hanging them."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream = stream
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
+        self._backlog = bytearray()
+        self._ready = threading.Condition()
+        self._closing = False
+        self._broken = False
+        self._thread = threading.Thread(target=self._write_backlog, name=name, daemon=True)
+        self._thread.start()
+
+    def write(self, data: bytes) -> None:
+        """Writes ``data`` after everything written before it. A broken pipe is left to the reader, which
+        answers every waiter when the server's output ends."""
+        with self._ready:
+            if self._broken or self._closing:
+                return
+            if not self._backlog:
+                try:
+                    written = os.write(self._fd, data)
+                except BlockingIOError:
+                    written = 0
+                except OSError:
+                    self._broken = True
+                    return
+                if written == len(data):
+                    return
+                data = data[written:]
+            self._backlog += data
+            self._ready.notify_all()
+
+    def _write_backlog(self) -> None:
+        while True:
+            with self._ready:
+                while not self._backlog and not self._closing:
+                    self._ready.wait()
+                if not self._backlog:
+                    return
+                chunk = bytes(self._backlog[: 1 << 16])
+            select.select([], [self._fd], [], 0.1)
+            try:
+                written = os.write(self._fd, chunk)
+            except BlockingIOError:
+                continue
+            except OSError:
+                written = len(chunk)
+                with self._ready:
+                    self._broken = True
+                    self._backlog.clear()
+            with self._ready:
+                del self._backlog[:written]
+                if not self._backlog:
+                    self._ready.notify_all()
+
+    def close(self, timeout: float) -> None:
+        """Writes out the backlog (for at most ``timeout`` seconds), then closes the pipe: end of input."""
+        with self._ready:
+            self._closing = True
+            self._ready.notify_all()
+            if not self._ready.wait_for(lambda: not self._backlog, timeout):
+                LOG.warning("the server did not read %d bytes within %s s; they are dropped", len(self._backlog), timeout)
+                self._broken = True
+                self._backlog.clear()
+        self._thread.join()
+        try:
+            self._stream.close()
+        except OSError:
+            pass
 
 
 class ChangeFeed(Changes):
@@ -79,6 +156,7 @@ class Satchel(Connection):
             target=self._read_stderr, name=f"satchel-stderr-{self._process.pid}", daemon=True
         )
         self._reader = threading.Thread(target=self._read, name=f"satchel-reader-{self._process.pid}", daemon=True)
+        self._outbox = _Outbox(self._process.stdin, f"satchel-writer-{self._process.pid}")
         self._stderr_reader.start()
         self._reader.start()
 
@@ -116,12 +194,14 @@ class Satchel(Connection):
         with self._lock:
             if self._gone:
                 raise self.exited()
-            self._write(line)
+            self._ledger.sent_notification()
+            self._outbox.write(line)
 
     def batch(self, calls: Iterable[tuple[str, Params] | Sequence[Any]]) -> list[Any]:
         """Sends ``[(method, params), ...]`` as one JSON-RPC batch; answers, in order, each result or the
         ``SatchelError`` of each error (returned, not raised). An error about the batch as a whole (too many
         entries) is raised."""
+        self._check_thread()
         entries = [(each[0], each[1] if len(each) > 1 else None) for each in calls]
         if not entries:
             return []
@@ -136,13 +216,15 @@ class Satchel(Connection):
                 waiters[id] = _Waiter()
             line = encode(messages)
             self._ledger.sent(waiters)
-            self._write(line)
+            self._outbox.write(line)
         outcomes = self._wait(waiters, self.timeout, "a batch")
-        if len(outcomes) > 1 and all(value is outcomes[0] for value in outcomes) and isinstance(outcomes[0], SatchelError):
-            raise outcomes[0]
+        refused = refused_as_a_whole(outcomes)
+        if refused is not None:
+            raise refused
         return outcomes
 
     def _request(self, method: str, params: Any, timeout: float | None) -> Any:
+        self._check_thread()
         with self._lock:
             if self._gone:
                 raise self.exited()
@@ -150,18 +232,15 @@ class Satchel(Connection):
             line = encode(request(method, params, id))
             waiter = _Waiter()
             self._ledger.sent({id: waiter})
-            self._write(line)
+            self._outbox.write(line)
         return unwrap(self._wait({id: waiter}, timeout, method)[0])
 
-    def _write(self, line: bytes) -> None:
-        """Writes under the lock. A broken pipe is left to the reader, which answers every waiter."""
-        stdin = self._process.stdin
-        assert stdin is not None
-        try:
-            stdin.write(line)
-            stdin.flush()
-        except (BrokenPipeError, ValueError, OSError):
-            LOG.debug("the server's input is closed")
+    def _check_thread(self) -> None:
+        if threading.current_thread() is self._reader:
+            raise RuntimeError(
+                "a call from on_notification would wait for the thread that reads its answer: "
+                "hand the work to another thread (a queue, an executor)"
+            )
 
     def _wait(self, waiters: dict[int, _Waiter], timeout: float | None, what: str) -> list[Any]:
         """Every answer, within one deadline; past it the waiters are forgotten and ``TimeoutError`` raised."""
@@ -255,11 +334,7 @@ class Satchel(Connection):
                 self.notify("exit")
             except (SatchelError, TimeoutError, ServerExited):
                 pass
-        try:
-            assert process.stdin is not None
-            process.stdin.close()
-        except OSError:
-            pass
+        self._outbox.close(grace)
         try:
             process.wait(grace)
         except subprocess.TimeoutExpired:

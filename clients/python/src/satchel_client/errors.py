@@ -11,6 +11,8 @@ class SatchelError(Exception):
     """
 
     code: int = 0
+    #: True when the server answered a whole line with this error (``id: null``: unreadable, too large).
+    whole_line: bool = False
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
         super().__init__(code, message, data)
