@@ -1,0 +1,1 @@
+"""satchel-web: the five Satchel apps as a local web app, over a bridge that spawns satchel."""

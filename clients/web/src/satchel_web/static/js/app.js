@@ -1,0 +1,144 @@
+// The page: one connection, five apps as tabs, search across them, the language switch, the status banner.
+import { Rpc } from './rpc.js';
+import { language, setLanguage, t } from './i18n.js';
+import { errorLine, h, showError } from './ui.js';
+import * as moments from './moments.js';
+import * as reminders from './reminders.js';
+import * as messages from './messages.js';
+import * as notes from './notes.js';
+import * as board from './board.js';
+
+const modules = { moments, reminders, messages, notes, board };
+// Which app shows a search hit of each domain.
+const appOfDomain = { notes: 'notes', photos: 'notes', diary: 'moments', reminders: 'reminders', messages: 'messages', board: 'board' };
+
+const rpc = new Rpc(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+const screens = {};
+let currentApp = null;
+let started = false;
+
+const context = {
+  rpc,
+  t,
+  /** Shows the app that owns `domain` and opens the item `id` in it. */
+  openItem(domain, id) {
+    const app = appOfDomain[domain];
+    select(app);
+    screens[app].open?.(id, domain);
+  },
+};
+
+function select(app, { focus = false } = {}) {
+  currentApp = app;
+  for (const tab of document.querySelectorAll('[role="tab"]')) {
+    const selected = tab.dataset.app === app;
+    tab.setAttribute('aria-selected', String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+    if (selected && focus) tab.focus();
+  }
+  for (const section of document.querySelectorAll('main > section')) section.hidden = section.dataset.app !== app;
+  if (screens[app]) {
+    history.replaceState(null, '', `#${app}`);
+    screens[app].show?.();
+  }
+}
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => select(tab.dataset.app));
+    tab.addEventListener('keydown', (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length];
+      select(next.dataset.app, { focus: true });
+    });
+  }
+}
+
+function translatePage() {
+  document.documentElement.lang = language();
+  for (const element of document.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
+  const search = document.getElementById('search-input');
+  search.placeholder = t('search');
+  search.setAttribute('aria-label', t('search'));
+}
+
+async function changeLanguage(next) {
+  setLanguage(next);
+  localStorage.setItem('satchel.language', next);
+  translatePage();
+  await rpc.call('initialize', { locale: next, clientInfo: { name: 'satchel-web' } });
+  for (const screen of Object.values(screens)) screen.translate?.();
+  screens[currentApp]?.refresh?.();
+}
+
+function setupSearch() {
+  const form = document.getElementById('search-form');
+  const input = document.getElementById('search-input');
+  const section = document.getElementById('app-search');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const query = input.value.trim();
+    if (!query) return;
+    const error = errorLine();
+    section.replaceChildren(h('h2', {}, t('results', { q: query })), error);
+    for (const tab of document.querySelectorAll('[role="tab"]')) tab.setAttribute('aria-selected', 'false');
+    for (const other of document.querySelectorAll('main > section')) other.hidden = other !== section;
+    try {
+      const { hits } = await rpc.call('search', { query, limit: 50 });
+      const list = h('ul', { class: 'hits' }, hits.map((hit) => h('li', {},
+        h('button', { type: 'button', class: 'hit', dataset: { domain: hit.domain, id: hit.id },
+          onclick: () => context.openItem(hit.domain, hit.id) },
+          h('span', { class: 'hit-domain' }, t(appOfDomain[hit.domain])),
+          h('span', { class: 'hit-title' }, hit.title),
+          h('span', { class: 'hit-snippet' }, ...highlight(hit.snippet))))));
+      section.append(hits.length ? list : h('p', { class: 'empty' }, t('noResults')));
+    } catch (failure) {
+      showError(error, failure);
+    }
+  });
+}
+
+/** `a **b** c` as text nodes with the match in <mark>. */
+function highlight(snippet) {
+  return snippet.split('**').map((part, index) => (index % 2 ? h('mark', {}, part) : part));
+}
+
+function showStatus({ state }) {
+  const banner = document.getElementById('banner');
+  banner.hidden = state === 'ready';
+  if (state !== 'ready') banner.textContent = t(state === 'restarting' ? 'restarting' : 'disconnected');
+  document.body.dataset.connection = state;
+}
+
+async function ready() {
+  await rpc.call('initialize', { locale: language(), clientInfo: { name: 'satchel-web' } });
+  if (!started) {
+    started = true;
+    for (const [app, module] of Object.entries(modules)) {
+      screens[app] = module.mount(document.getElementById(`app-${app}`), context);
+    }
+    const fromHash = location.hash.slice(1);
+    select(modules[fromHash] ? fromHash : 'moments');
+    document.body.dataset.state = 'ready';
+  } else {
+    for (const screen of Object.values(screens)) screen.refresh?.();
+  }
+}
+
+rpc.onStatus((status) => {
+  showStatus(status);
+  if (status.state === 'ready') ready().catch((error) => console.warn('initialize failed', error));
+});
+rpc.onChange((event) => {
+  for (const screen of Object.values(screens)) screen.changed?.(event);
+});
+
+setLanguage(localStorage.getItem('satchel.language') || 'en');
+document.getElementById('language').value = language();
+document.getElementById('language').addEventListener('change', (event) => changeLanguage(event.target.value));
+translatePage();
+setupTabs();
+setupSearch();

@@ -1,0 +1,7 @@
+// The reminders app (being written).
+import { h } from './ui.js';
+
+export function mount(section) {
+  section.append(h('p', { class: 'empty' }, 'reminders'));
+  return {};
+}

@@ -1,0 +1,86 @@
+// The page's one connection: JSON-RPC 2.0 over the bridge's WebSocket, to a satchel of its own.
+
+/** An error answer from the server: `code`, `message` (in the session's language), `data`, `reason`. */
+export class RpcError extends Error {
+  constructor({ code, message, data }) {
+    super(message);
+    this.code = code;
+    this.data = data ?? null;
+    this.reason = data?.reason ?? null;
+  }
+}
+
+/**
+ * Calls go out with ids and come back as promises; `changed` notifications go to `onChange` listeners,
+ * the bridge's status (`ready`, `restarting`, a lost connection) to `onStatus` listeners. A dropped socket
+ * is opened again; calls made meanwhile wait for it.
+ */
+export class Rpc {
+  constructor(url) {
+    this.url = url;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.queue = [];
+    this.changeListeners = new Set();
+    this.statusListeners = new Set();
+    this.socket = null;
+    this.retry = 250;
+    this.open();
+  }
+
+  open() {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.addEventListener('message', (event) => this.receive(event.data));
+    socket.addEventListener('close', () => {
+      for (const { reject } of this.pending.values()) {
+        reject(new RpcError({ code: -32098, message: 'The connection to Satchel was lost', data: { reason: 'disconnected' } }));
+      }
+      this.pending.clear();
+      this.ready = false;
+      this.emitStatus({ state: 'disconnected' });
+      setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 4000);
+    });
+  }
+
+  receive(text) {
+    let message;
+    try { message = JSON.parse(text); } catch { return; }
+    if (message.method === 'changed') {
+      for (const listener of this.changeListeners) listener(message.params);
+    } else if (message.method === 'bridge/status') {
+      if (message.params?.state === 'ready') {
+        this.retry = 250;
+        const waiting = this.queue.splice(0);
+        for (const line of waiting) this.socket.send(line);
+      }
+      this.ready = message.params?.state === 'ready';
+      this.emitStatus(message.params ?? {});
+    } else if ('id' in message && this.pending.has(message.id)) {
+      const { resolve, reject } = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.error) reject(new RpcError(message.error));
+      else resolve(message.result);
+    }
+  }
+
+  /** Sends `method` with `params`; resolves to its result or rejects with an `RpcError`. */
+  call(method, params) {
+    const id = this.nextId++;
+    const line = JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.ready && this.socket.readyState === WebSocket.OPEN) this.socket.send(line);
+      else this.queue.push(line);
+    });
+  }
+
+  onChange(listener) { this.changeListeners.add(listener); }
+
+  onStatus(listener) { this.statusListeners.add(listener); }
+
+  emitStatus(status) {
+    for (const listener of this.statusListeners) listener(status);
+  }
+}

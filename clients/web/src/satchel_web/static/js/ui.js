@@ -1,0 +1,84 @@
+// Small DOM helpers every screen shares: building elements, showing errors where they happened, dialogs.
+
+/** `h('button', {class: 'x', onclick}, 'text', child)`: an element with attributes, listeners and children. */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
+    else if (name === 'class') element.className = value;
+    else if (name === 'dataset') Object.assign(element.dataset, value);
+    else if (name in element && typeof value !== 'string') element[name] = value;
+    else element.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** Shows `error` (an RpcError or any Error) in `place`, an element with `role="alert"`; `null` clears it. */
+export function showError(place, error) {
+  if (!place) return;
+  place.textContent = error ? error.message : '';
+  place.hidden = !error;
+}
+
+/** An alert line that `showError` fills: put it next to the control the error is about. */
+export function errorLine() {
+  return h('p', { class: 'error', role: 'alert', hidden: true });
+}
+
+/** Opens a modal `<dialog>` with `content`; resolves with the dialog's return value when it closes. */
+export function openDialog(content, { label, className = '' } = {}) {
+  const dialog = h('dialog', { class: `sheet ${className}`, 'aria-label': label });
+  dialog.append(content);
+  document.body.append(dialog);
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => {
+      resolve(dialog.returnValue);
+      dialog.remove();
+    });
+  });
+}
+
+/** Asks a yes/no question in a dialog; resolves to true when the user confirms. */
+export async function confirmDialog(question, yes, no) {
+  const form = h('form', { method: 'dialog', class: 'confirm' },
+    h('p', {}, question),
+    h('div', { class: 'actions' },
+      h('button', { value: 'no', type: 'submit' }, no),
+      h('button', { value: 'yes', type: 'submit', class: 'danger' }, yes)));
+  return (await openDialog(form, { label: question })) === 'yes';
+}
+
+/** Runs `work` at most once per animation frame however often it is asked for (live refreshes). */
+export function coalesce(work) {
+  let scheduled = null;
+  return () => {
+    if (scheduled) return scheduled;
+    scheduled = new Promise((resolve) => requestAnimationFrame(() => { scheduled = null; resolve(work()); }));
+    return scheduled;
+  };
+}
+
+/** A data: URL for a stored image's bytes (`images.get`), cached per image id. */
+const imageCache = new Map();
+export async function imageURL(rpc, id) {
+  if (!imageCache.has(id)) {
+    imageCache.set(id, rpc.call('images.get', { id }).then(({ image, data }) => `data:${image.mimeType};base64,${data}`));
+  }
+  return imageCache.get(id);
+}
+
+/** Reads a picked file as base64 (without the data: prefix). */
+export function fileToBase64(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).split(',', 2)[1]);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
