@@ -1,7 +1,408 @@
-// The notes app (being written).
-import { h } from './ui.js';
+// ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid.
+import { extend, language, t } from './i18n.js';
+import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, openDialog, showError } from './ui.js';
 
-export function mount(section) {
-  section.append(h('p', { class: 'empty' }, 'notes'));
-  return {};
+extend({
+  en: {
+    textNotes: 'Notes', photoNotes: 'Photos', newNote: 'New note', noNotes: 'No notes yet', title: 'Title',
+    content: 'Note', deadline: 'Deadline', clearDeadline: 'No deadline', colour: 'Colour', custom: 'Custom colour',
+    hue: 'Hue', saturation: 'Saturation', brightness: 'Brightness', editNote: 'Edit note', addPhoto: 'Add photo',
+    noPhotos: 'No photos yet', caption: 'Caption', previous: 'Previous', next: 'Next', moveUp: 'Move up',
+    moveDown: 'Move down', deleteNote: 'Delete this note?', deletePhoto: 'Delete this photo?', due: 'Due {date}',
+    freeLimit: 'Free edition', white: 'White', red: 'Red', orange: 'Orange', yellow: 'Yellow', green: 'Green',
+    blue: 'Blue', purple: 'Purple', reorderHint: 'Drag to reorder, or Alt+Arrow keys',
+  },
+  ru: {
+    textNotes: 'Заметки', photoNotes: 'Фото', newNote: 'Новая заметка', noNotes: 'Заметок пока нет', title: 'Название',
+    content: 'Заметка', deadline: 'Крайний срок', clearDeadline: 'Без срока', colour: 'Цвет', custom: 'Свой цвет',
+    hue: 'Тон', saturation: 'Насыщенность', brightness: 'Яркость', editNote: 'Изменить заметку', addPhoto: 'Добавить фото',
+    noPhotos: 'Фото пока нет', caption: 'Подпись', previous: 'Назад', next: 'Вперёд', moveUp: 'Выше', moveDown: 'Ниже',
+    deleteNote: 'Удалить заметку?', deletePhoto: 'Удалить фото?', due: 'До {date}', freeLimit: 'Бесплатная версия',
+    white: 'Белый', red: 'Красный', orange: 'Оранжевый', yellow: 'Жёлтый', green: 'Зелёный', blue: 'Синий',
+    purple: 'Фиолетовый', reorderHint: 'Перетащите или Alt+стрелки',
+  },
+  ja: {
+    textNotes: 'ノート', photoNotes: '写真', newNote: '新しいノート', noNotes: 'ノートはまだありません', title: 'タイトル',
+    content: 'ノート', deadline: '期限', clearDeadline: '期限なし', colour: '色', custom: 'カスタムカラー', hue: '色相',
+    saturation: '彩度', brightness: '明度', editNote: 'ノートを編集', addPhoto: '写真を追加', noPhotos: '写真はまだありません',
+    caption: 'キャプション', previous: '前へ', next: '次へ', moveUp: '上へ', moveDown: '下へ',
+    deleteNote: 'このノートを削除しますか？', deletePhoto: 'この写真を削除しますか？', due: '期限 {date}',
+    freeLimit: '無料版', white: '白', red: '赤', orange: 'オレンジ', yellow: '黄', green: '緑', blue: '青', purple: '紫',
+    reorderHint: 'ドラッグまたは Alt+矢印キーで並べ替え',
+  },
+});
+
+// The palette of the original: white first (the default), then colours; the last cell is the custom one.
+const PALETTE = [
+  ['white', { hue: 0, saturation: 0, brightness: 1 }],
+  ['red', { hue: 0, saturation: 0.55, brightness: 1 }],
+  ['orange', { hue: 0.08, saturation: 0.6, brightness: 1 }],
+  ['yellow', { hue: 0.15, saturation: 0.55, brightness: 1 }],
+  ['green', { hue: 0.33, saturation: 0.4, brightness: 1 }],
+  ['blue', { hue: 0.58, saturation: 0.45, brightness: 1 }],
+  ['purple', { hue: 0.75, saturation: 0.4, brightness: 1 }],
+];
+
+/** Standard HSV to #RRGGBB, for showing a colour the user is still choosing (the server derives `hex`). */
+export function hexOf({ hue, saturation, brightness }) {
+  const h6 = (hue % 1) * 6;
+  const c = brightness * saturation;
+  const x = c * (1 - Math.abs((h6 % 2) - 1));
+  const m = brightness - c;
+  const [r, g, b] = [[c, x, 0], [x, c, 0], [0, c, x], [0, x, c], [x, 0, c], [c, 0, x]][Math.floor(h6) % 6];
+  return `#${[r, g, b].map((v) => Math.round((v + m) * 255).toString(16).padStart(2, '0')).join('').toUpperCase()}`;
+}
+
+const sameColour = (a, b) => a.hue === b.hue && a.saturation === b.saturation && a.brightness === b.brightness;
+
+function localInputValue(iso) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function formatDeadline(iso) {
+  return new Date(iso).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** The list items of `list` can be dragged, or moved with Alt+ArrowUp/Down; `move(id, toIndex)` saves. */
+function reorderable(list, move) {
+  let dragged = null;
+  list.addEventListener('dragstart', (event) => {
+    dragged = event.target.closest('[data-id]');
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData('text/plain', dragged?.dataset.id ?? '');
+  });
+  list.addEventListener('dragover', (event) => { if (dragged) event.preventDefault(); });
+  list.addEventListener('drop', (event) => {
+    event.preventDefault();
+    const target = event.target.closest('[data-id]');
+    if (!dragged || !target || target === dragged) return;
+    const items = [...list.querySelectorAll(':scope > [data-id]')];
+    move(dragged.dataset.id, items.indexOf(target));
+    dragged = null;
+  });
+  list.addEventListener('keydown', (event) => {
+    const step = { ArrowUp: -1, ArrowDown: 1 }[event.key];
+    const item = event.target.closest('[data-id]');
+    if (!event.altKey || !step || !item) return;
+    event.preventDefault();
+    const items = [...list.querySelectorAll(':scope > [data-id]')];
+    const to = items.indexOf(item) + step;
+    if (to >= 0 && to < items.length) move(item.dataset.id, to, true);
+  });
+}
+
+export function mount(section, { rpc }) {
+  let mode = 'text';
+  const listError = errorLine();
+  const heading = h('h2');
+  const newButton = h('button', { type: 'button', class: 'icon-button primary', onclick: () => (mode === 'text' ? editNote(null) : photoInput.click()) }, '+');
+  const photoInput = h('input', { type: 'file', accept: 'image/*', hidden: true, onchange: () => addPhotos(photoInput.files) });
+  const modeButtons = {
+    text: h('button', { type: 'button', onclick: () => setMode('text') }),
+    photos: h('button', { type: 'button', onclick: () => setMode('photos') }),
+  };
+  const notesList = h('ul', { class: 'list notes-list', 'aria-describedby': 'notes-hint' });
+  const photoGrid = h('ul', { class: 'list photo-grid' });
+  const hint = h('p', { class: 'muted small', id: 'notes-hint' });
+  section.append(
+    h('div', { class: 'toolbar' }, heading, h('div', { class: 'segmented', role: 'group' }, modeButtons.text, modeButtons.photos), newButton, photoInput),
+    listError, notesList, photoGrid, hint);
+  let notes = [];
+  let photos = [];
+
+  function translate() {
+    heading.textContent = t('notes');
+    modeButtons.text.textContent = t('textNotes');
+    modeButtons.photos.textContent = t('photoNotes');
+    newButton.setAttribute('aria-label', mode === 'text' ? t('newNote') : t('addPhoto'));
+    hint.textContent = t('reorderHint');
+    render();
+  }
+
+  function setMode(next) {
+    mode = next;
+    for (const [name, button] of Object.entries(modeButtons)) button.setAttribute('aria-pressed', String(name === mode));
+    notesList.hidden = mode !== 'text';
+    photoGrid.hidden = mode !== 'photos';
+    translate();
+    refresh();
+  }
+
+  const refresh = coalesce(async () => {
+    try {
+      if (mode === 'text') notes = await all('notes.list');
+      else photos = await all('photos.list');
+      showError(listError, null);
+      render();
+    } catch (error) {
+      showError(listError, error);
+    }
+  });
+
+  async function all(method) {
+    const items = [];
+    let cursor;
+    do {
+      const page = await rpc.call(method, cursor ? { limit: 500, cursor } : { limit: 500 });
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  }
+
+  function render() {
+    if (mode === 'text') {
+      notesList.replaceChildren(...(notes.length ? notes.map(noteRow) : [h('li', { class: 'empty' }, t('noNotes'))]));
+    } else {
+      photoGrid.replaceChildren(...(photos.length ? photos.map(photoCell) : [h('li', { class: 'empty' }, t('noPhotos'))]));
+    }
+  }
+
+  function noteRow(note) {
+    return h('li', { class: 'note card', draggable: 'true', dataset: { id: note.id }, style: `--note: ${note.color.hex}` },
+      h('span', { class: 'swatch', 'aria-hidden': 'true' }),
+      h('button', { type: 'button', class: 'note-open', onclick: () => editNote(note) },
+        h('span', { class: 'note-title' }, note.title || note.content.split('\n')[0]),
+        note.deadline ? h('span', { class: 'note-deadline' }, t('due', { date: formatDeadline(note.deadline) })) : null));
+  }
+
+  async function move(method, id, toIndex, keepFocus) {
+    try {
+      await rpc.call(method, { id, toIndex });
+      await refresh();
+      if (keepFocus) section.querySelector(`[data-id="${id}"] button`)?.focus();
+    } catch (error) {
+      showError(listError, error);
+    }
+  }
+  reorderable(notesList, (id, to, focus) => move('notes.move', id, to, focus));
+  reorderable(photoGrid, (id, to, focus) => move('photos.move', id, to, focus));
+
+  async function editNote(note) {
+    const error = errorLine();
+    const title = h('input', { type: 'text', name: 'title', value: note?.title ?? '', 'aria-label': t('title'), placeholder: t('title') });
+    const content = h('textarea', { name: 'content', rows: 3, 'aria-label': t('content'), placeholder: t('content') });
+    content.value = note?.content ?? '';
+    const grow = () => { content.style.height = 'auto'; content.style.height = `${content.scrollHeight + 2}px`; };
+    content.addEventListener('input', grow);
+    const deadline = h('input', { type: 'datetime-local', name: 'deadline', value: localInputValue(note?.deadline), 'aria-label': t('deadline') });
+    const clear = h('button', { type: 'button', onclick: () => { deadline.value = ''; } }, t('clearDeadline'));
+    const picker = colourPicker(note?.color ?? PALETTE[0][1]);
+    const form = h('form', { method: 'dialog', class: 'note-editor' },
+      h('h3', {}, note ? t('editNote') : t('newNote')),
+      title, content,
+      h('div', { class: 'field deadline' }, h('span', {}, t('deadline')), deadline, clear),
+      picker.element,
+      error,
+      h('div', { class: 'actions' },
+        note ? h('button', { type: 'button', class: 'danger', onclick: () => remove() }, t('delete')) : null,
+        h('button', { type: 'button', onclick: () => form.closest('dialog').close('cancel') }, t('cancel')),
+        h('button', { type: 'submit', class: 'primary', value: 'save' }, t('save'))));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const params = {
+        title: title.value,
+        content: content.value,
+        color: picker.value(),
+        deadline: deadline.value ? new Date(deadline.value).toISOString() : null,
+      };
+      try {
+        if (note) await rpc.call('notes.update', { id: note.id, ifRevision: note.revision, ...params });
+        else await rpc.call('notes.create', params);
+        form.closest('dialog').close('saved');
+        refresh();
+      } catch (failure) {
+        if (failure.reason === 'freeLimitReached') freeLimit(failure);
+        showError(error, failure);
+      }
+    });
+    async function remove() {
+      if (!(await confirmDialog(t('deleteNote'), t('delete'), t('cancel')))) return;
+      try {
+        await rpc.call('notes.delete', { id: note.id });
+        form.closest('dialog').close('deleted');
+        refresh();
+      } catch (failure) {
+        showError(error, failure);
+      }
+    }
+    const closed = openDialog(form, { label: note ? t('editNote') : t('newNote') });
+    grow();
+    title.focus();
+    await closed;
+  }
+
+  /** The palette: white by default, six colours and a custom cell; the HSB picker opens where it was left
+   * (the note's exact hue, saturation and brightness: hue 1 stays 1, hue survives saturation 0). */
+  function colourPicker(initial) {
+    let usingCustom = !PALETTE.some(([, colour]) => sameColour(colour, initial));
+    let lastCustom = { ...initial };
+    let chosen = { ...initial };
+    const cells = h('div', { class: 'palette', role: 'radiogroup', 'aria-label': t('colour') });
+    const field = h('div', { class: 'hs-field', 'aria-hidden': 'true' }, h('span', { class: 'hs-knob' }));
+    const preview = h('span', { class: 'hsb-preview', 'aria-hidden': 'true' });
+    const sliders = h('div', { class: 'hsb' }, h('div', { class: 'hsb-top' }, field, preview));
+    const ranges = {};
+    const setCustom = (colour) => {
+      lastCustom = colour;
+      chosen = { ...colour };
+      usingCustom = true;
+      draw();
+    };
+    for (const component of ['hue', 'saturation', 'brightness']) {
+      const range = h('input', { type: 'range', min: 0, max: 1, step: 'any', name: component, 'aria-label': t(component) });
+      range.addEventListener('input', () => setCustom({ ...lastCustom, [component]: Number(range.value) }));
+      ranges[component] = range;
+      sliders.append(h('label', { class: 'field' }, h('span', {}, t(component)), range));
+    }
+    field.addEventListener('pointerdown', (event) => {
+      const pick = (e) => {
+        const box = field.getBoundingClientRect();
+        const clamp = (v) => Math.min(1, Math.max(0, v));
+        setCustom({ ...lastCustom, hue: clamp((e.clientX - box.left) / box.width), saturation: clamp(1 - (e.clientY - box.top) / box.height) });
+      };
+      pick(event);
+      field.setPointerCapture(event.pointerId);
+      field.onpointermove = pick;
+      field.onpointerup = () => { field.onpointermove = null; };
+    });
+    function cell(name, colour, isCustom) {
+      const selected = isCustom ? usingCustom : !usingCustom && sameColour(colour, chosen);
+      return h('button', {
+        type: 'button', role: 'radio', 'aria-checked': String(selected), 'aria-label': name,
+        class: `cell${isCustom ? ' custom' : ''}`, style: `--cell: ${hexOf(colour)}`, dataset: { colour: isCustom ? 'custom' : name },
+        onclick: () => {
+          if (isCustom) setCustom(lastCustom);
+          else {
+            chosen = { ...colour };
+            usingCustom = false;
+            draw();
+          }
+          cells.querySelector('[aria-checked="true"]')?.focus();
+        },
+      }, selected ? '✓' : '');
+    }
+    function draw() {
+      cells.replaceChildren(...PALETTE.map(([name, colour]) => cell(t(name), colour, false)), cell(t('custom'), lastCustom, true));
+      sliders.hidden = !usingCustom;
+      for (const [component, range] of Object.entries(ranges)) {
+        if (Number(range.value) !== lastCustom[component]) range.value = String(lastCustom[component]);
+      }
+      preview.style.background = hexOf(lastCustom);
+      field.style.setProperty('--brightness', lastCustom.brightness);
+      field.firstChild.style.left = `${lastCustom.hue * 100}%`;
+      field.firstChild.style.top = `${(1 - lastCustom.saturation) * 100}%`;
+    }
+    draw();
+    return { element: h('fieldset', { class: 'colours' }, h('legend', {}, t('colour')), cells, sliders), value: () => ({ ...chosen }) };
+  }
+
+  function freeLimit(error) {
+    const form = h('form', { method: 'dialog', class: 'free-limit' },
+      h('div', { class: 'raccoon', 'aria-hidden': 'true' }, '🦝'),
+      h('h3', {}, t('freeLimit')),
+      h('p', { role: 'alert' }, error.message),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('close'))));
+    openDialog(form, { label: t('freeLimit') });
+  }
+
+  function photoCell(photo, index) {
+    const img = h('img', { alt: photo.caption || '', loading: 'lazy' });
+    imageURL(rpc, photo.image.id).then((url) => { img.src = url; }).catch(() => {});
+    return h('li', { class: 'photo card', draggable: 'true', dataset: { id: photo.id } },
+      h('button', { type: 'button', class: 'photo-open', 'aria-label': photo.caption || `${t('photoNotes')} ${index + 1}`, onclick: () => viewPhoto(index) },
+        img, photo.caption ? h('span', { class: 'caption' }, photo.caption) : null));
+  }
+
+  async function addPhotos(files) {
+    for (const file of files) {
+      try {
+        await rpc.call('photos.add', { image: { data: await fileToBase64(file) } });
+      } catch (error) {
+        if (error.reason === 'freeLimitReached') freeLimit(error);
+        showError(listError, error);
+        break;
+      }
+    }
+    photoInput.value = '';
+    refresh();
+  }
+
+  async function viewPhoto(start) {
+    let index = start;
+    const img = h('img', { class: 'viewer-image', alt: '' });
+    const caption = h('input', { type: 'text', name: 'caption', 'aria-label': t('caption'), placeholder: t('caption') });
+    const error = errorLine();
+    const form = h('form', { method: 'dialog', class: 'viewer' },
+      img, caption, error,
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', 'aria-label': t('previous'), onclick: () => go(-1) }, '‹'),
+        h('button', { type: 'button', 'aria-label': t('next'), onclick: () => go(1) }, '›'),
+        h('button', { type: 'button', class: 'danger', onclick: () => remove() }, t('delete')),
+        h('button', { type: 'button', onclick: () => form.closest('dialog').close() }, t('close')),
+        h('button', { type: 'submit', class: 'primary' }, t('save'))));
+    function show() {
+      const photo = photos[index];
+      caption.value = photo.caption ?? '';
+      img.alt = photo.caption || '';
+      imageURL(rpc, photo.image.id).then((url) => { img.src = url; });
+      showError(error, null);
+    }
+    function go(step) {
+      index = (index + step + photos.length) % photos.length;
+      show();
+    }
+    form.addEventListener('keydown', (event) => {
+      if (event.target === caption) return;
+      if (event.key === 'ArrowLeft') go(-1);
+      if (event.key === 'ArrowRight') go(1);
+    });
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      try {
+        const photo = photos[index];
+        photos[index] = await rpc.call('photos.update', { id: photo.id, caption: caption.value || null, ifRevision: photo.revision });
+        form.closest('dialog').close();
+        refresh();
+      } catch (failure) {
+        showError(error, failure);
+      }
+    });
+    async function remove() {
+      if (!(await confirmDialog(t('deletePhoto'), t('delete'), t('cancel')))) return;
+      try {
+        await rpc.call('photos.delete', { id: photos[index].id });
+        form.closest('dialog').close();
+        refresh();
+      } catch (failure) {
+        showError(error, failure);
+      }
+    }
+    show();
+    await openDialog(form, { label: t('photoNotes'), className: 'wide' });
+  }
+
+  setMode('text');
+  return {
+    show: refresh,
+    refresh,
+    translate,
+    changed(event) {
+      if (['notes', 'photos'].includes(event.domain)) refresh();
+    },
+    async open(id, domain) {
+      if ((domain === 'photos') !== (mode === 'photos')) setMode(domain === 'photos' ? 'photos' : 'text');
+      await refresh();
+      if (domain === 'photos') {
+        const index = photos.findIndex((photo) => photo.id === id);
+        if (index >= 0) viewPhoto(index);
+      } else {
+        const note = notes.find((item) => item.id === id);
+        if (note) editNote(note);
+      }
+    },
+  };
 }
