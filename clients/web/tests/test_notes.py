@@ -1,0 +1,163 @@
+"""ENotes in a real Chromium: notes with exact HSB colours and deadlines, reordering, the free-edition limit,
+photo notes in an adaptive grid, and a change from another process showing up live."""
+from __future__ import annotations
+
+import base64
+
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from satchel_client import Satchel
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+)
+
+
+def set_value(page, css, value):
+    """Sets an input's value as a user's edit does (an `input` event follows)."""
+    page.driver.execute_script(
+        "const e = document.querySelector(arguments[0]); e.value = arguments[1];"
+        "e.dispatchEvent(new Event('input', {bubbles: true}));", css, value)
+
+
+def notes_in(bridge):
+    with Satchel(db=bridge.db) as s:
+        return s.notes.list()["items"]
+
+
+def test_a_note_keeps_its_exact_colour_and_deadline_and_the_list_its_order(bridge, page):
+    page.open("notes")
+    page.wait_for("section[data-app='notes'] .empty")
+    page.click("section[data-app='notes'] button[aria-label='New note']")
+    page.wait_for("dialog .note-editor")
+    assert page.driver.switch_to.active_element.get_attribute("name") == "title"
+    page.driver.switch_to.active_element.send_keys("Groceries")
+    content = page.find("dialog textarea[name='content']")
+    before = content.size["height"]
+    content.send_keys("milk", Keys.ENTER, "bread", Keys.ENTER, "eggs", Keys.ENTER, "apples", Keys.ENTER, "tea")
+    assert content.size["height"] > before  # the field grows with its text
+    set_value(page, "dialog input[name='deadline']", "2026-12-24T18:00")
+    assert page.find("dialog .palette [data-colour='White']").get_attribute("aria-checked") == "true"
+    page.click("dialog .palette .cell.custom")
+    page.find("dialog input[name='hue']").send_keys(Keys.END)  # hue 1, the far end
+    page.find("dialog input[name='saturation']").send_keys(Keys.HOME)  # saturation 0
+    set_value(page, "dialog input[name='brightness']", "0.5")
+    page.screenshot("notes-editor-1280")
+    page.click("dialog button[type='submit']")
+    page.wait_gone("dialog")
+    page.wait_for("section[data-app='notes'] li.note")
+    row = page.find("section[data-app='notes'] li.note")
+    assert "Groceries" in row.text and "Dec" in row.text
+    (note,) = notes_in(page.bridge)
+    assert note["color"] == {"hue": 1.0, "saturation": 0.0, "brightness": 0.5, "hex": "#808080"}
+    assert note["content"] == "milk\nbread\neggs\napples\ntea"
+    assert note["deadline"] is not None
+
+    page.click("section[data-app='notes'] li.note button")  # the picker reopens where it was left
+    page.wait_for("dialog .hsb")
+    values = page.driver.execute_script(
+        "return ['hue','saturation','brightness'].map(n => Number(document.querySelector(`dialog input[name=${n}]`).value))")
+    assert values == [1, 0, 0.5]
+    assert page.find("dialog .palette .cell.custom").get_attribute("aria-checked") == "true"
+    page.find("dialog input[name='title']").send_keys(Keys.ESCAPE)
+    page.wait_gone("dialog")
+
+    page.click("section[data-app='notes'] button[aria-label='New note']")
+    page.wait_for("dialog .note-editor")
+    page.driver.switch_to.active_element.send_keys("Second", Keys.ENTER)
+    page.wait_gone("dialog")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.note")) == 2)
+    assert notes_in(page.bridge)[1]["color"]["hex"] == "#FFFFFF"  # white by default
+
+    page.find_all("section[data-app='notes'] li.note button")[1].send_keys(Keys.ALT, Keys.ARROW_UP)
+    page.wait_until(lambda: [n["title"] for n in notes_in(page.bridge)] == ["Second", "Groceries"])
+    page.wait_until(lambda: page.texts("section[data-app='notes'] .note-title") == ["Second", "Groceries"])
+    page.screenshot("notes-list-1280")
+    assert page.console_errors() == []
+
+
+def test_an_empty_note_is_refused_in_the_sessions_language_and_keeps_what_was_typed(bridge, page):
+    page.open("notes")
+    page.click("section[data-app='notes'] button[aria-label='New note']")
+    page.wait_for("dialog .note-editor")
+    page.find("dialog textarea[name='content']").send_keys("   ")
+    page.click("dialog button[type='submit']")
+    english = page.wait_for("dialog .error").text
+    assert english and "note" in english.lower()
+    assert page.find("dialog textarea[name='content']").get_attribute("value") == "   "
+    page.click("dialog .actions button:not(.primary)")
+    page.wait_gone("dialog")
+    Select(page.find("#language")).select_by_value("ru")
+    page.wait_until(lambda: page.find("[role='tab'][data-app='moments']").text == "Моменты")
+    page.click("section[data-app='notes'] .toolbar button.primary")
+    page.wait_for("dialog .note-editor")
+    page.click("dialog button[type='submit']")
+    russian = page.wait_for("dialog .error").text
+    assert russian != english and any("а" <= ch <= "я" for ch in russian.lower())
+    assert page.console_errors() == []
+
+
+def test_delete_asks_first(bridge, page):
+    with Satchel(db=bridge.db) as s:
+        s.notes.create(title="Keep"), s.notes.create(title="Drop")
+    page.open("notes")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.note")) == 2)
+    page.find_all("section[data-app='notes'] li.note button")[1].click()
+    page.click("dialog .note-editor button.danger")
+    page.click("dialog .confirm button[value='no']")
+    page.click("dialog .note-editor button.danger")
+    page.click("dialog .confirm button[value='yes']")
+    page.wait_until(lambda: page.texts("section[data-app='notes'] .note-title") == ["Keep"])
+    assert [n["title"] for n in notes_in(bridge)] == ["Keep"]
+
+
+def test_the_free_edition_limit_is_shown_when_the_server_refuses(bridge_factory, page_factory):
+    limited = bridge_factory("--free-limit", "1")
+    page = page_factory(on=limited).open("notes")
+    for title in ("First", "Second"):
+        page.click("section[data-app='notes'] button[aria-label='New note']")
+        page.wait_for("dialog .note-editor")
+        page.driver.switch_to.active_element.send_keys(title, Keys.ENTER)
+    notice = page.wait_for("dialog .free-limit")
+    assert "1" in notice.text
+    page.screenshot("notes-free-limit-1280")
+    assert [n["title"] for n in notes_in(limited)] == ["First"]
+    assert page.find("dialog .note-editor input[name='title']").get_attribute("value") == "Second"
+
+
+def test_photo_notes_grid_viewer_and_caption(bridge, page_factory, tmp_path):
+    photo = tmp_path / "cat.png"
+    photo.write_bytes(PNG)
+    page = page_factory(width=1280).open("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    page.wait_for("section[data-app='notes'] .photo-grid .empty")
+    for _ in range(3):
+        page.find("section[data-app='notes'] input[type='file']").send_keys(str(photo))
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 3)
+    columns = "return getComputedStyle(document.querySelector('.photo-grid')).gridTemplateColumns.split(' ').length"
+    wide = page.driver.execute_script(columns)
+    page.driver.set_window_size(390, 844)
+    page.wait_until(lambda: page.driver.execute_script(columns) == 2)
+    assert wide > 2
+    page.screenshot("notes-photos-390")
+    page.find_all("section[data-app='notes'] li.photo button")[0].click()
+    page.wait_for("dialog .viewer img[src^='data:image/png']")
+    page.find("dialog input[name='caption']").send_keys("Sleepy", Keys.ENTER)
+    page.wait_gone("dialog")
+    page.wait_until(lambda: "Sleepy" in page.find("section[data-app='notes'] li.photo").text)
+    with Satchel(db=bridge.db) as s:
+        assert [p["caption"] for p in s.photos.list()["items"]] == ["Sleepy", None, None]
+    assert page.console_errors() == []
+
+
+def test_a_change_from_another_process_shows_up_live_at_both_widths(bridge, page_factory):
+    wide = page_factory(width=1280).open("notes")
+    narrow = page_factory(width=390, height=844).open("notes")
+    with Satchel(db=bridge.db) as other:
+        other.notes.create(title="From the editor", color={"hue": 0.6, "saturation": 0.5, "brightness": 1})
+    for page in (wide, narrow):
+        page.wait_until(lambda p=page: "From the editor" in p.texts("section[data-app='notes'] .note-title"), timeout=3)
+    wide.screenshot("notes-1280")
+    narrow.screenshot("notes-390")
+    assert wide.console_errors() == [] and narrow.console_errors() == []
