@@ -15,6 +15,7 @@ import urllib.parse
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -95,7 +96,17 @@ def chromium_driver(width: int = 1280, height: int = 900) -> webdriver.Chrome:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    return webdriver.Chrome(options=options, service=service)
+    driver = webdriver.Chrome(options=options, service=service)
+    resize(driver, width, height)
+    return driver
+
+
+def resize(driver: webdriver.Chrome, width: int, height: int) -> None:
+    """The page's viewport at exactly ``width`` x ``height`` CSS pixels (a window is never narrower than
+    about 500 px, so a phone's 390 is emulated, as the browser's device mode does)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600,
+    })
 
 
 class Page:
@@ -130,7 +141,9 @@ class Page:
         WebDriverWait(self.driver, timeout).until(EC.invisibility_of_element_located((By.CSS_SELECTOR, css)))
 
     def wait_until(self, condition, timeout: float = 10, message: str = ""):
-        return WebDriverWait(self.driver, timeout).until(lambda _: condition(), message)
+        """Waits for ``condition()`` to be true; elements replaced by a re-render meanwhile are read again."""
+        wait = WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
+        return wait.until(lambda _: condition(), message)
 
     def click(self, css: str) -> None:
         self.wait_for(css)
@@ -138,6 +151,9 @@ class Page:
 
     def texts(self, css: str) -> list[str]:
         return [element.text for element in self.find_all(css)]
+
+    def resize(self, width: int, height: int = 844) -> None:
+        resize(self.driver, width, height)
 
     def screenshot(self, name: str) -> pathlib.Path:
         path = self.shots / f"{name}.png"

@@ -137,7 +137,7 @@ def test_photo_notes_grid_viewer_and_caption(bridge, page_factory, tmp_path):
     page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 3)
     columns = "return getComputedStyle(document.querySelector('.photo-grid')).gridTemplateColumns.split(' ').length"
     wide = page.driver.execute_script(columns)
-    page.driver.set_window_size(390, 844)
+    page.resize(390, 844)
     page.wait_until(lambda: page.driver.execute_script(columns) == 2)
     assert wide > 2
     page.screenshot("notes-photos-390")
