@@ -1,0 +1,84 @@
+-- The board: posts with their votes; `+`/`-` vote up and down (one vote per post for this editor's voter);
+-- `s` cycles the five sorts (or :Satchel board {votes|title|new|hot|best}).
+local satchel = require('satchel')
+local buffer = require('satchel.buffer')
+
+local M = {}
+local NAME = 'satchel://board'
+local SORTS = { 'votes', 'title', 'new', 'hot', 'best' }
+local ns = vim.api.nvim_create_namespace('satchel_board')
+
+local function line_of(post)
+  local mark = ({ up = '▲', down = '▼' })[post.myVote] or ' '
+  return ('%s %+5d  %s'):format(mark, post.votes, post.title)
+end
+
+local function render(bufnr)
+  local sort = vim.b[bufnr].satchel_sort or 'votes'
+  satchel.call('board.list', { sort = sort, limit = 500, voter = satchel.options.voter }, function(result)
+    vim.b[bufnr].satchel_ids = vim.tbl_map(function(post)
+      return post.id
+    end, result.items)
+    buffer.set_lines(bufnr, vim.tbl_map(line_of, result.items))
+    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+    vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { 'sort: ' .. sort, 'Comment' } }, virt_text_pos = 'right_align' })
+  end)
+end
+
+local function vote(bufnr, direction)
+  local id = (vim.b[bufnr].satchel_ids or {})[vim.api.nvim_win_get_cursor(0)[1]]
+  if id then
+    satchel.call('board.vote', { id = id, direction = direction, voter = satchel.options.voter }, function()
+      render(bufnr)
+    end)
+  end
+end
+
+function M.open(sort)
+  if sort and not vim.tbl_contains(SORTS, sort) then
+    return vim.notify('Satchel: the board sorts are ' .. table.concat(SORTS, ', '), vim.log.levels.ERROR)
+  end
+  local bufnr = buffer.named(NAME)
+  vim.bo[bufnr].filetype = 'satchel-board'
+  vim.bo[bufnr].modifiable = false
+  buffer.show(bufnr)
+  if sort then
+    vim.b[bufnr].satchel_sort = sort
+  end
+  if not vim.b[bufnr].satchel_view then
+    vim.b[bufnr].satchel_view = true
+    buffer.map(bufnr, '+', function()
+      vote(bufnr, 'up')
+    end, 'Vote up')
+    buffer.map(bufnr, '-', function()
+      vote(bufnr, 'down')
+    end, 'Vote down')
+    buffer.map(bufnr, 's', function()
+      local current = vim.b[bufnr].satchel_sort or 'votes'
+      for index, name in ipairs(SORTS) do
+        if name == current then
+          vim.b[bufnr].satchel_sort = SORTS[index % #SORTS + 1]
+        end
+      end
+      render(bufnr)
+    end, 'Next sort')
+    buffer.map(bufnr, '<CR>', function()
+      local id = (vim.b[bufnr].satchel_ids or {})[vim.api.nvim_win_get_cursor(0)[1]]
+      if id then
+        vim.cmd('edit satchel://board/' .. id)
+      end
+    end, 'Open the post')
+    buffer.register(bufnr, { 'board' }, render)
+  end
+  render(bufnr)
+end
+
+--- satchel://board/<id>: one post.
+function M.read(bufnr, id)
+  satchel.call('board.get', { id = id, voter = satchel.options.voter }, function(post)
+    vim.bo[bufnr].buftype = 'nofile'
+    buffer.set_lines(bufnr, { post.title, '', ('votes %+d (▲ %d ▼ %d)'):format(post.votes, post.ups, post.downs) })
+  end)
+end
+
+return M

@@ -1,0 +1,126 @@
+-- Satchel inside Neovim: one satchel per editor, its apps as buffers. `require('satchel').setup(opts)`.
+local rpc = require('satchel.rpc')
+local buffer = require('satchel.buffer')
+local i18n = require('satchel.i18n')
+
+local M = {}
+
+M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search' }
+
+local defaults = {
+  cmd = nil, -- a list, as jobstart takes it: {'/path/to/satchel', '--free-limit', '10'}
+  db = nil, -- the database file (--db); default: the server's own default
+  locale = nil, -- en, ru or ja: the server's messages and the plugin's words
+  voter = 'nvim', -- the board's voter id: one vote per post
+  open_cmd = nil, -- how images are opened: {'xdg-open'} (or 'open' on macOS) by default
+}
+
+M.options = vim.deepcopy(defaults)
+
+local listening = false
+
+--- Configures the plugin; the server starts on first use.
+function M.setup(options)
+  M.options = vim.tbl_extend('force', vim.deepcopy(defaults), options or {})
+  i18n.set(M.options.locale or 'en')
+  rpc.configure(M.options)
+  if not listening then
+    listening = true
+    rpc.on_notification(function(method, params)
+      if method == 'changed' then
+        buffer.changed(params)
+      end
+    end)
+  end
+end
+
+--- Reports a server error (already in the session's language) with vim.notify.
+function M.fail(err)
+  vim.notify('Satchel: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+end
+
+--- `callback(result)` when the request succeeds; an error is reported.
+function M.call(method, params, callback)
+  rpc.request(method, params, function(err, result)
+    if err then
+      M.fail(err)
+    elseif callback then
+      callback(result)
+    end
+  end)
+end
+
+local function app(name)
+  return require('satchel.' .. name)
+end
+
+local commands = {
+  notes = function()
+    app('notes').open_list()
+  end,
+  note = function(args)
+    if args[1] == 'new' then
+      app('notes').new()
+    else
+      vim.notify('Satchel: :Satchel note new', vim.log.levels.WARN)
+    end
+  end,
+  reminders = function()
+    app('reminders').open()
+  end,
+  diary = function(args)
+    if args[1] == 'new' then
+      app('diary').new()
+    else
+      app('diary').open_list()
+    end
+  end,
+  messages = function()
+    app('messages').open()
+  end,
+  board = function(args)
+    app('board').open(args[1])
+  end,
+  search = function(args)
+    app('search').run(table.concat(args, ' '))
+  end,
+}
+
+--- `:Satchel {app} [args]`; without an app, a picker.
+function M.command(arguments)
+  local args = vim.split(vim.trim(arguments or ''), '%s+', { trimempty = true })
+  local name = table.remove(args, 1)
+  if name == nil then
+    vim.ui.select({ 'notes', 'reminders', 'diary', 'messages', 'board' }, { prompt = i18n.t('pick') }, function(choice)
+      if choice then
+        commands[choice]({})
+      end
+    end)
+    return
+  end
+  if commands[name] == nil then
+    vim.notify('Satchel: unknown app ' .. name .. ' (' .. table.concat(M.apps, ', ') .. ')', vim.log.levels.ERROR)
+    return
+  end
+  commands[name](args)
+end
+
+--- Completion of `:Satchel`: the apps, then each app's arguments.
+function M.complete(lead, line)
+  local words = vim.split(line, '%s+', { trimempty = true })
+  local candidates = M.apps
+  if #words >= 2 and (#words > 2 or line:match('%s$')) then
+    local arguments = { board = { 'votes', 'title', 'new', 'hot', 'best' }, note = { 'new' }, diary = { 'new' } }
+    candidates = arguments[words[2]] or {}
+  end
+  return vim.tbl_filter(function(candidate)
+    return candidate:sub(1, #lead) == lead
+  end, candidates)
+end
+
+--- VimLeavePre: no satchel outlives its editor.
+function M.stop()
+  rpc.stop()
+end
+
+return M

@@ -1,0 +1,54 @@
+-- What `:edit satchel://...` (and a quickfix entry from search) opens: the lists, or one item.
+local M = {}
+
+local readers = {
+  notes = function(bufnr, id)
+    require('satchel.notes').read(bufnr, id)
+  end,
+  diary = function(bufnr, id)
+    require('satchel.diary').read(bufnr, id)
+  end,
+  messages = function(bufnr, id)
+    require('satchel.messages').read(bufnr, id)
+  end,
+  board = function(bufnr, id)
+    require('satchel.board').read(bufnr, id)
+  end,
+  reminders = function(bufnr, id)
+    require('satchel.reminders').read(bufnr, id)
+  end,
+  photos = function(bufnr, id)
+    require('satchel.diary').read_photo(bufnr, id)
+  end,
+}
+
+local lists = {
+  notes = function()
+    require('satchel.notes').open_list()
+  end,
+  reminders = function()
+    require('satchel.reminders').open()
+  end,
+  diary = function()
+    require('satchel.diary').open_list()
+  end,
+  messages = function()
+    require('satchel.messages').open()
+  end,
+  board = function()
+    require('satchel.board').open()
+  end,
+}
+
+function M.read(bufnr, name)
+  local domain, id = name:match('^satchel://(%w+)/([%w_]+)$')
+  if domain and id ~= 'new' and readers[domain] then
+    return readers[domain](bufnr, id)
+  end
+  domain = name:match('^satchel://(%w+)$')
+  if domain and lists[domain] then
+    vim.schedule(lists[domain])
+  end
+end
+
+return M

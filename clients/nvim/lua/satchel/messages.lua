@@ -1,0 +1,104 @@
+-- Messages: the chat, newest at the bottom. `L` (or moving to the first line) loads earlier messages and
+-- says when history has ended; `i` sends (a prompt); <CR> opens a message.
+local satchel = require('satchel')
+local buffer = require('satchel.buffer')
+local i18n = require('satchel.i18n')
+
+local M = {}
+local NAME = 'satchel://messages'
+
+local function line_of(message)
+  return ('%s  %s: %s'):format(message.sentAt:sub(1, 16):gsub('T', ' '), message.author.name, message.text:gsub('\n', ' '))
+end
+
+local function render(bufnr, keep_top)
+  satchel.call('messages.list', { limit = 500 }, function(result)
+    local items = {}
+    for index = #result.items, 1, -1 do
+      table.insert(items, result.items[index])
+    end
+    vim.b[bufnr].satchel_ids = vim.tbl_map(function(message)
+      return message.id
+    end, items)
+    local before = vim.api.nvim_buf_line_count(bufnr)
+    buffer.set_lines(bufnr, vim.tbl_map(line_of, items))
+    if vim.api.nvim_get_current_buf() == bufnr then
+      local line = keep_top and math.max(1, #items - before + 1) or #items
+      pcall(vim.api.nvim_win_set_cursor, 0, { math.max(line, 1), 0 })
+    end
+  end)
+end
+
+local loading = false
+
+local function load_earlier(bufnr)
+  if loading or vim.b[bufnr].satchel_end then
+    return
+  end
+  loading = true
+  vim.api.nvim_echo({ { i18n.t('loading') } }, false, {})
+  require('satchel.rpc').request('messages.loadMore', { limit = 20 }, function(err, result)
+    loading = false
+    if err then
+      return satchel.fail(err)
+    end
+    if result.endOfHistory then
+      vim.b[bufnr].satchel_end = true
+      vim.notify('Satchel: ' .. i18n.t('end_of_history'), vim.log.levels.INFO)
+    end
+    render(bufnr, true)
+  end)
+end
+
+function M.open()
+  local bufnr = buffer.named(NAME)
+  vim.bo[bufnr].filetype = 'satchel-messages'
+  vim.bo[bufnr].modifiable = false
+  buffer.show(bufnr)
+  if not vim.b[bufnr].satchel_view then
+    vim.b[bufnr].satchel_view = true
+    buffer.map(bufnr, 'L', function()
+      load_earlier(bufnr)
+    end, 'Load earlier messages')
+    buffer.map(bufnr, 'i', function()
+      vim.ui.input({ prompt = i18n.t('message_prompt') }, function(text)
+        if text and vim.trim(text) ~= '' then
+          satchel.call('messages.send', { text = text }, function()
+            render(bufnr)
+          end)
+        end
+      end)
+    end, 'Send a message')
+    buffer.map(bufnr, '<CR>', function()
+      local id = (vim.b[bufnr].satchel_ids or {})[vim.api.nvim_win_get_cursor(0)[1]]
+      if id then
+        vim.cmd('edit satchel://messages/' .. id)
+      end
+    end, 'Open the message')
+    vim.api.nvim_create_autocmd('CursorMoved', {
+      buffer = bufnr,
+      callback = function()
+        if vim.api.nvim_win_get_cursor(0)[1] == 1 and vim.api.nvim_buf_line_count(bufnr) > 1 then
+          load_earlier(bufnr)
+        end
+      end,
+    })
+    buffer.register(bufnr, { 'messages' }, function()
+      render(bufnr)
+    end)
+  end
+  render(bufnr)
+end
+
+--- satchel://messages/<id>: the date, the author (and avatar URL) and the whole text.
+function M.read(bufnr, id)
+  satchel.call('messages.get', { id = id }, function(message)
+    vim.bo[bufnr].buftype = 'nofile'
+    local avatar = message.author.avatarUrl ~= vim.NIL and message.author.avatarUrl or '-'
+    local lines = { message.sentAt, message.author.name .. '  ' .. avatar, '' }
+    vim.list_extend(lines, vim.split(message.text, '\n', { plain = true }))
+    buffer.set_lines(bufnr, lines)
+  end)
+end
+
+return M

@@ -1,0 +1,233 @@
+-- Reminders: one a line, `[ ]` or `[x]`, the memo under its reminder when it has text. `o`/`O` add below or
+-- above and start editing; what is typed becomes the title; <CR> in insert mode is Return (the next
+-- reminder); leaving insert mode ends editing, and an empty reminder disappears (the server decides).
+local satchel = require('satchel')
+local rpc = require('satchel.rpc')
+local buffer = require('satchel.buffer')
+local i18n = require('satchel.i18n')
+
+local M = {}
+local NAME = 'satchel://reminders'
+local ns = vim.api.nvim_create_namespace('satchel_reminders')
+
+-- Each buffer line's reminder id (memo lines carry their reminder's id and `memo = true`).
+local rows = {}
+
+local PREFIX = { [true] = '[x] ', [false] = '[ ] ' }
+
+local function render(bufnr, focus, insert)
+  rpc.request('reminders.list', { limit = 500 }, function(err, result)
+    if err then
+      return satchel.fail(err)
+    end
+    local lines, map = {}, {}
+    for _, reminder in ipairs(result.items) do
+      table.insert(lines, PREFIX[reminder.completed] .. reminder.title)
+      table.insert(map, { id = reminder.id, completed = reminder.completed, title = reminder.title })
+      if reminder.memoVisible and reminder.memo ~= vim.NIL and reminder.memo ~= '' then
+        table.insert(lines, '    ' .. reminder.memo:gsub('\n', ' '))
+        table.insert(map, { id = reminder.id, memo = true })
+      end
+    end
+    rows[bufnr] = map
+    buffer.set_lines(bufnr, lines)
+    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+    for index, row in ipairs(map) do
+      if row.completed then
+        vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
+      elseif row.memo then
+        vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
+      end
+    end
+    if #map == 0 then
+      vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_reminders'), 'Comment' } } })
+    end
+    if focus and vim.api.nvim_get_current_buf() == bufnr then
+      for index, row in ipairs(map) do
+        if row.id == focus and not row.memo then
+          vim.api.nvim_win_set_cursor(0, { index, #lines[index] })
+          if insert then
+            vim.cmd('startinsert!')
+          end
+        end
+      end
+    end
+    vim.b[bufnr].satchel_editing = result.editingId ~= vim.NIL and result.editingId or nil
+  end)
+end
+
+local function row_at(bufnr, line)
+  local map = rows[bufnr] or {}
+  return map[line]
+end
+
+local function current_row(bufnr)
+  return row_at(bufnr, vim.api.nvim_win_get_cursor(0)[1])
+end
+
+local function title_of(line)
+  return (line:gsub('^%[[ x]%] ?', ''))
+end
+
+-- The title typed on the cursor's line goes to the server first (editing goes on).
+local function save_title(bufnr)
+  local row = current_row(bufnr)
+  if not row or row.memo then
+    return nil
+  end
+  local title = title_of(vim.api.nvim_get_current_line())
+  if title ~= row.title then
+    local err = rpc.request_sync('reminders.update', { id = row.id, title = title })
+    if err then
+      satchel.fail(err)
+      return nil
+    end
+    row.title = title
+  end
+  return row
+end
+
+local function add(bufnr, above)
+  local row = current_row(bufnr)
+  local params = vim.empty_dict()
+  local map = rows[bufnr] or {}
+  if row and not above then
+    params = { afterId = row.id }
+  elseif row and above then
+    local line = vim.api.nvim_win_get_cursor(0)[1]
+    local previous
+    for index = line - 1, 1, -1 do
+      if not map[index].memo then
+        previous = map[index]
+        break
+      end
+    end
+    if previous then
+      params = { afterId = previous.id }
+    end
+  end
+  satchel.call('reminders.add', params, function(result)
+    local id = result.reminder.id
+    if above and params.afterId == nil and row then
+      rpc.request_sync('reminders.move', { id = id, toIndex = 0 })
+    end
+    render(bufnr, id, true)
+  end)
+end
+
+-- <CR> in insert mode: the title is saved and the next reminder comes right after it, in editing.
+local function submit(bufnr)
+  local row = save_title(bufnr)
+  if not row then
+    return
+  end
+  satchel.call('reminders.submit', { id = row.id }, function(result)
+    local created = result.created ~= vim.NIL and result.created or nil
+    render(bufnr, created and created.id or nil, created ~= nil)
+  end)
+end
+
+-- Leaving insert mode ends editing: the title is saved, and a blank reminder is removed by the server.
+local function end_editing(bufnr)
+  save_title(bufnr)
+  satchel.call('reminders.endEditing', vim.empty_dict(), function()
+    render(bufnr)
+  end)
+end
+
+local function toggle(bufnr)
+  local row = current_row(bufnr)
+  if row then
+    satchel.call('reminders.toggle', { id = row.id }, function()
+      render(bufnr, row.id)
+    end)
+  end
+end
+
+local function delete(bufnr)
+  local row = current_row(bufnr)
+  if row then
+    satchel.call('reminders.delete', { id = row.id }, function()
+      render(bufnr)
+    end)
+  end
+end
+
+-- :w: titles changed in normal mode are saved.
+local function write(bufnr)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  for index, row in ipairs(rows[bufnr] or {}) do
+    local title = lines[index] and title_of(lines[index])
+    if not row.memo and title and title ~= row.title and vim.trim(title) ~= '' then
+      local err = rpc.request_sync('reminders.update', { id = row.id, title = title })
+      if err then
+        return satchel.fail(err)
+      end
+    end
+  end
+  vim.bo[bufnr].modified = false
+  render(bufnr)
+end
+
+function M.open(focus)
+  local bufnr = buffer.named(NAME)
+  vim.bo[bufnr].filetype = 'satchel-reminders'
+  buffer.show(bufnr)
+  if not vim.b[bufnr].satchel_view then
+    vim.b[bufnr].satchel_view = true
+    buffer.map(bufnr, 'o', function()
+      add(bufnr, false)
+    end, 'Add a reminder below')
+    buffer.map(bufnr, 'O', function()
+      add(bufnr, true)
+    end, 'Add a reminder above')
+    buffer.map(bufnr, '<CR>', function()
+      submit(bufnr)
+    end, 'Return: the next reminder', 'i')
+    buffer.map(bufnr, 'x', function()
+      toggle(bufnr)
+    end, 'Toggle done')
+    buffer.map(bufnr, 'D', function()
+      delete(bufnr)
+    end, 'Delete the reminder')
+    buffer.map(bufnr, 'i', function()
+      local row = current_row(bufnr)
+      if row and not row.memo then
+        rpc.request_sync('reminders.beginEditing', { id = row.id })
+        vim.cmd('startinsert!')
+      elseif not row then
+        add(bufnr, false)
+      end
+    end, 'Edit the title')
+    vim.api.nvim_create_autocmd('InsertLeave', {
+      buffer = bufnr,
+      callback = function()
+        end_editing(bufnr)
+      end,
+    })
+    vim.api.nvim_create_autocmd('BufWriteCmd', {
+      buffer = bufnr,
+      callback = function()
+        write(bufnr)
+      end,
+    })
+    buffer.register(bufnr, { 'reminders' }, function()
+      render(bufnr)
+    end, function()
+      return vim.api.nvim_get_mode().mode:sub(1, 1) == 'i'
+    end)
+  end
+  render(bufnr, focus)
+end
+
+--- satchel://reminders/<id> (a search hit): the list, with the cursor on that reminder.
+function M.read(bufnr, id)
+  vim.schedule(function()
+    M.open(id)
+    if vim.api.nvim_buf_is_valid(bufnr) then
+      vim.api.nvim_buf_delete(bufnr, { force = true })
+    end
+  end)
+end
+
+return M

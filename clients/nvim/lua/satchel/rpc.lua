@@ -1,0 +1,224 @@
+-- The connection: one satchel per Neovim, spawned on first use, JSON-RPC 2.0 over its pipes, one message a
+-- line. Answers are matched by id and handed to callbacks on the main loop; `changed` notifications go to
+-- the listeners; a server that dies is reported and started again on the next request.
+local M = {}
+
+local state = {
+  job = nil, -- the job id while a satchel runs
+  next_id = 0,
+  pending = {}, -- id -> callback(err, result)
+  partial = '', -- the start of a line whose end has not arrived yet
+  stderr = {}, -- its last lines, for reports
+  listeners = {},
+  stopping = false,
+  options = {},
+}
+
+local STDERR_KEPT = 20
+
+--- The command that starts the server: `cmd` from setup, else $SATCHEL_BINARY, else `satchel` on PATH;
+--- `db` and `locale` from setup become flags.
+function M.command(options)
+  local cmd
+  if options.cmd then
+    cmd = vim.deepcopy(options.cmd)
+  else
+    local binary = vim.env.SATCHEL_BINARY
+    if binary == nil or binary == '' then
+      binary = vim.fn.exepath('satchel')
+    end
+    if binary == '' then
+      return nil, 'no satchel binary: set $SATCHEL_BINARY, put satchel on PATH, or setup({cmd = {...}})'
+    end
+    cmd = { binary }
+  end
+  if options.db then
+    vim.list_extend(cmd, { '--db', vim.fn.expand(options.db) })
+  end
+  if options.locale then
+    vim.list_extend(cmd, { '--locale', options.locale })
+  end
+  return cmd
+end
+
+local function fail_pending(message)
+  local pending = state.pending
+  state.pending = {}
+  for _, callback in pairs(pending) do
+    callback({ code = -32098, message = message, data = { reason = 'serverExited' } }, nil)
+  end
+end
+
+local function dispatch(line)
+  local ok, message = pcall(vim.json.decode, line)
+  if not ok or type(message) ~= 'table' then
+    return
+  end
+  if message.method ~= nil then
+    for _, listener in ipairs(state.listeners) do
+      local called, err = pcall(listener, message.method, message.params)
+      if not called then
+        vim.notify('satchel: ' .. tostring(err), vim.log.levels.ERROR)
+      end
+    end
+    return
+  end
+  local callback = state.pending[message.id]
+  if callback == nil then
+    return
+  end
+  state.pending[message.id] = nil
+  if message.error ~= nil then
+    callback(message.error, nil)
+  else
+    callback(nil, message.result)
+  end
+end
+
+-- jobstart hands over output as a list of lines: the first continues the last call's unfinished line, the
+-- last is unfinished ('' when the chunk ended with a newline).
+local function on_stdout(_, data)
+  data[1] = state.partial .. data[1]
+  state.partial = table.remove(data)
+  for _, line in ipairs(data) do
+    if line ~= '' then
+      dispatch(line)
+    end
+  end
+end
+
+local function on_stderr(_, data)
+  for _, line in ipairs(data) do
+    if line ~= '' then
+      table.insert(state.stderr, line)
+      if #state.stderr > STDERR_KEPT then
+        table.remove(state.stderr, 1)
+      end
+    end
+  end
+end
+
+local function on_exit(_, code)
+  local expected = state.stopping
+  state.job = nil
+  state.partial = ''
+  fail_pending('satchel exited with code ' .. code)
+  if not expected then
+    local tail = table.concat(state.stderr, '\n')
+    vim.notify(
+      ('satchel exited with code %d; it starts again on the next use%s'):format(code, tail ~= '' and (':\n' .. tail) or ''),
+      vim.log.levels.WARN
+    )
+  end
+end
+
+--- Starts the server when none runs; answers true, or false and why.
+function M.start()
+  if state.job ~= nil then
+    return true
+  end
+  local cmd, why = M.command(state.options)
+  if cmd == nil then
+    return false, why
+  end
+  state.stopping = false
+  state.stderr = {}
+  local ok, job = pcall(vim.fn.jobstart, cmd, {
+    on_stdout = on_stdout,
+    on_stderr = on_stderr,
+    on_exit = on_exit,
+  })
+  if not ok or job <= 0 then
+    return false, ('could not start %s'):format(table.concat(cmd, ' '))
+  end
+  state.job = job
+  M.request('initialize', { clientInfo = { name = 'satchel.nvim' }, locale = state.options.locale }, function() end)
+  M.request('changes.subscribe', vim.empty_dict(), function() end)
+  return true
+end
+
+local function send(message)
+  vim.fn.chansend(state.job, vim.json.encode(message) .. '\n')
+end
+
+--- Sends `method` with `params` (a table, or nil); `callback(err, result)` runs on the main loop with the
+--- server's error object ({code, message, data}) or the result.
+function M.request(method, params, callback)
+  local ok, why = M.start()
+  if not ok then
+    vim.schedule(function()
+      callback({ code = -32098, message = why, data = { reason = 'notStarted' } }, nil)
+    end)
+    return
+  end
+  state.next_id = state.next_id + 1
+  local id = state.next_id
+  state.pending[id] = function(err, result)
+    vim.schedule(function()
+      callback(err, result)
+    end)
+  end
+  send({ jsonrpc = '2.0', id = id, method = method, params = params })
+end
+
+--- Sends a notification (never answered).
+function M.notify(method, params)
+  if state.job ~= nil then
+    send({ jsonrpc = '2.0', method = method, params = params })
+  end
+end
+
+--- Waits for the answer (for at most `timeout` ms, default 5000) while Neovim keeps processing events;
+--- answers err, result.
+function M.request_sync(method, params, timeout)
+  local done, err, result = false, nil, nil
+  M.request(method, params, function(e, r)
+    done, err, result = true, e, r
+  end)
+  if not vim.wait(timeout or 5000, function()
+    return done
+  end, 10) then
+    return { code = -32097, message = 'satchel did not answer ' .. method .. ' in time', data = { reason = 'timeout' } }, nil
+  end
+  return err, result
+end
+
+--- `listener(method, params)` for every notification (`changed` among them).
+function M.on_notification(listener)
+  table.insert(state.listeners, listener)
+end
+
+--- Ends the server politely (shutdown, exit, end of input) and waits for it; used on VimLeavePre.
+function M.stop()
+  local job = state.job
+  if job == nil then
+    return
+  end
+  state.stopping = true
+  M.request_sync('shutdown', nil, 1000)
+  pcall(send, { jsonrpc = '2.0', method = 'exit' })
+  pcall(vim.fn.chanclose, job, 'stdin')
+  if vim.fn.jobwait({ job }, 2000)[1] == -1 then
+    vim.fn.jobstop(job)
+    vim.fn.jobwait({ job }, 1000)
+  end
+  state.job = nil
+end
+
+function M.configure(options)
+  state.options = options
+end
+
+function M.running()
+  return state.job ~= nil
+end
+
+function M.pid()
+  return state.job and vim.fn.jobpid(state.job) or nil
+end
+
+function M.last_stderr()
+  return vim.deepcopy(state.stderr)
+end
+
+return M

@@ -1,0 +1,106 @@
+"""A real headless Neovim (``nvim --embed --headless``) driven through pynvim, with the plugin on its
+runtimepath and satchel (``$SATCHEL_BINARY``) on a fresh database file per test."""
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import time
+
+import pynvim
+import pytest
+
+from satchel_client import find_binary
+
+PLUGIN = pathlib.Path(__file__).resolve().parents[1]
+
+
+class Editor:
+    """One Neovim: ``nvim`` (pynvim), ``db`` (its satchel's database), helpers to wait for the buffer."""
+
+    def __init__(self, db: pathlib.Path, locale: str | None = None) -> None:
+        self.db = db
+        argv = [shutil.which("nvim") or "nvim", "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n",
+                "--cmd", f"set rtp^={PLUGIN}", "--cmd", "set noswapfile shortmess+=F"]
+        self.nvim = pynvim.attach("child", argv=argv)
+        self.nvim.command("runtime plugin/satchel.lua")
+        options = {"cmd": [find_binary()], "db": str(db)}
+        if locale:
+            options["locale"] = locale
+        self.nvim.exec_lua("require('satchel').setup(...)", options)
+        self.nvim.exec_lua("""
+            _G.notifications = {}
+            vim.notify = function(message, level) table.insert(_G.notifications, {message, level or 2}) end
+        """)
+
+    def lines(self) -> list[str]:
+        return self.nvim.current.buffer[:]
+
+    def wait(self, condition, timeout: float = 10.0, message: str = ""):
+        """Polls ``condition()`` (each poll lets Neovim run its event loop) until it is true."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            last = condition()
+            if last:
+                return last
+            time.sleep(0.05)
+        raise AssertionError(f"timed out: {message or condition} (last: {last!r}; lines: {self.lines()!r}; "
+                             f"notifications: {self.notifications()!r})")
+
+    def wait_lines(self, expected: list[str], timeout: float = 10.0) -> None:
+        self.wait(lambda: self.lines() == expected, timeout, f"lines == {expected!r}")
+
+    def notifications(self) -> list[list]:
+        return self.nvim.exec_lua("return _G.notifications")
+
+    def keys(self, keys: str) -> None:
+        """Types ``keys`` as a user does (key notation such as <CR> and <Esc> understood)."""
+        self.nvim.input(keys)
+
+    def satchel_pid(self) -> int | None:
+        return self.nvim.exec_lua("return require('satchel.rpc').pid()")
+
+    def quit(self) -> None:
+        try:
+            self.nvim.command("qa!")
+        except (OSError, pynvim.NvimError, EOFError):
+            pass
+        try:
+            self.nvim.close()
+        except Exception:
+            pass
+
+
+@pytest.fixture
+def editor_factory(tmp_path):
+    """``editor_factory(db=None, locale=None)``: a Neovim; editors share a database when given the same."""
+    started: list[Editor] = []
+
+    def start(db: pathlib.Path | None = None, locale: str | None = None) -> Editor:
+        editor = Editor(db or tmp_path / "satchel.sqlite", locale)
+        started.append(editor)
+        return editor
+
+    yield start
+    for editor in started:
+        editor.quit()
+
+
+@pytest.fixture
+def editor(editor_factory) -> Editor:
+    return editor_factory()
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(autouse=True)
+def _binary_env(monkeypatch):
+    monkeypatch.setenv("SATCHEL_BINARY", find_binary())
+    os.environ.setdefault("SATCHEL_BINARY", find_binary())
