@@ -1,7 +1,382 @@
-// The board app (being written).
-import { h } from './ui.js';
+// The board: posts with their votes in the order the server sorts them (votes, title, new, hot, best), a vote
+// up or down per browser (a voter id kept in localStorage), a new post with a counter to 255, delete after
+// asking. The server decides every rule and every order; the page shows its answers.
+import { coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
+import { extend, language, t } from './i18n.js';
 
-export function mount(section) {
-  section.append(h('p', { class: 'empty' }, 'board'));
-  return {};
+extend({
+  en: {
+    'board.empty': 'No Posts',
+    'board.new': 'New Post',
+    'board.list': 'Posts',
+    'board.titleField': 'Title',
+    'board.sort': 'Sort',
+    'board.sort.votes': 'Votes',
+    'board.sort.title': 'Title',
+    'board.sort.new': 'New',
+    'board.sort.hot': 'Hot',
+    'board.sort.best': 'Best',
+    'board.up': 'Upvote “{title}”',
+    'board.down': 'Downvote “{title}”',
+    'board.votes': 'votes',
+    'board.counts': '{ups} up, {downs} down',
+    'board.delete': 'Delete “{title}”',
+    'board.confirmDelete': 'Delete “{title}”?',
+    'board.more': 'More posts',
+    'board.count': '{count} of {limit} characters',
+  },
+  ru: {
+    'board.empty': 'Нет постов',
+    'board.new': 'Новый пост',
+    'board.list': 'Посты',
+    'board.titleField': 'Заголовок',
+    'board.sort': 'Сортировка',
+    'board.sort.votes': 'Голоса',
+    'board.sort.title': 'Заголовок',
+    'board.sort.new': 'Новые',
+    'board.sort.hot': 'Горячие',
+    'board.sort.best': 'Лучшие',
+    'board.up': 'Голос за «{title}»',
+    'board.down': 'Голос против «{title}»',
+    'board.votes': 'голосов',
+    'board.counts': 'за: {ups}, против: {downs}',
+    'board.delete': 'Удалить «{title}»',
+    'board.confirmDelete': 'Удалить «{title}»?',
+    'board.more': 'Ещё посты',
+    'board.count': '{count} из {limit} символов',
+  },
+  ja: {
+    'board.empty': '投稿なし',
+    'board.new': '新規投稿',
+    'board.list': '投稿',
+    'board.titleField': 'タイトル',
+    'board.sort': '並べ替え',
+    'board.sort.votes': '票数',
+    'board.sort.title': 'タイトル',
+    'board.sort.new': '新着',
+    'board.sort.hot': '注目',
+    'board.sort.best': 'ベスト',
+    'board.up': '「{title}」に賛成',
+    'board.down': '「{title}」に反対',
+    'board.votes': '票',
+    'board.counts': '賛成 {ups}・反対 {downs}',
+    'board.delete': '「{title}」を削除',
+    'board.confirmDelete': '「{title}」を削除しますか？',
+    'board.more': 'さらに表示',
+    'board.count': '{count} / {limit} 文字',
+  },
+});
+
+const SORTS = ['votes', 'title', 'new', 'hot', 'best'];
+/** The longest title the original's text field takes; the server checks it, the counter only shows it. */
+const TITLE_LIMIT = 255;
+const PAGE = 50;
+const SVG = 'http://www.w3.org/2000/svg';
+
+function icon(kind) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('d', {
+    up: 'M12 3.5 3.5 13H9v7.5h6V13h5.5z',
+    down: 'M12 20.5 20.5 11H15V3.5H9V11H3.5z',
+    trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
+    plus: 'M12 5v14M5 12h14',
+  }[kind]);
+  svg.append(path);
+  svg.classList.add('icon', `icon-${kind}`);
+  return svg;
+}
+
+/** This browser's voter id: one vote per post per browser, kept across visits. */
+function voterId() {
+  let id = localStorage.getItem('satchel.voter');
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = `web-${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+    localStorage.setItem('satchel.voter', id);
+  }
+  return id;
+}
+
+/** Characters as the server counts them (grapheme clusters). */
+function characters(text) {
+  if (typeof Intl.Segmenter === 'function') return [...new Intl.Segmenter(language()).segment(text)].length;
+  return [...text].length;
+}
+
+const pad = (number) => String(number).padStart(2, '0');
+function formatDate(iso) {
+  const date = new Date(iso);
+  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function mount(section, { rpc }) {
+  const voter = voterId();
+  let sort = SORTS.includes(localStorage.getItem('satchel.board.sort')) ? localStorage.getItem('satchel.board.sort') : 'votes';
+  let nextCursor = null;
+  let loaded = false;
+  /** id → {id, li, up, down, count, title, meta, remove, error, post} */
+  const rows = new Map();
+
+  const heading = h('h2', {}, t('board'));
+  const sortLabel = h('span', { class: 'board-sort-label' }, t('board.sort'));
+  const sortSelect = h('select', { class: 'board-sort', onchange: () => changeSort(sortSelect.value) },
+    SORTS.map((value) => h('option', { value }, t(`board.sort.${value}`))));
+  sortSelect.value = sort;
+  const newLabel = h('span', { class: 'board-new-label' }, t('board.new'));
+  const newButton = h('button', { type: 'button', class: 'board-new primary', onclick: () => compose() }, icon('plus'), newLabel);
+  const listError = errorLine();
+  const status = h('p', { class: 'visually-hidden', role: 'status' });
+  const list = h('ul', { class: 'list board-list', 'aria-label': t('board.list') });
+  const empty = h('p', { class: 'empty board-empty', hidden: true }, t('board.empty'));
+  const more = h('button', { type: 'button', class: 'button board-more', hidden: true, onclick: () => loadMore() }, t('board.more'));
+  section.classList.add('board');
+  section.append(
+    h('div', { class: 'toolbar board-toolbar' }, heading,
+      h('div', { class: 'board-controls' }, h('label', { class: 'board-sort-field' }, sortLabel, sortSelect), newButton)),
+    listError, status, list, empty, more);
+
+  // Rows
+
+  function createRow(post) {
+    const row = { id: post.id };
+    row.up = h('button', { type: 'button', class: 'board-vote board-up', onclick: () => vote(row, 'up') }, icon('up'));
+    row.down = h('button', { type: 'button', class: 'board-vote board-down', onclick: () => vote(row, 'down') }, icon('down'));
+    row.count = h('span', { class: 'board-count' });
+    row.title = h('p', { class: 'board-title' });
+    row.meta = h('p', { class: 'board-meta' });
+    row.remove = h('button', { type: 'button', class: 'board-delete', onclick: () => remove(row) }, icon('trash'));
+    row.error = errorLine();
+    row.li = h('li', { class: 'card board-post', tabindex: '-1', dataset: { id: post.id } },
+      h('div', { class: 'board-votes' }, row.up, row.count, row.down),
+      h('div', { class: 'board-main' }, row.title, row.meta, row.error),
+      row.remove);
+    show(row, post);
+    return row;
+  }
+
+  function show(row, post) {
+    row.post = post;
+    row.li.dataset.myVote = post.myVote ?? '';
+    row.title.textContent = post.title;
+    row.count.replaceChildren(String(post.votes), h('span', { class: 'visually-hidden' }, ` ${t('board.votes')}`));
+    row.meta.textContent = `${t('board.counts', { ups: post.ups, downs: post.downs })} · ${formatDate(post.createdAt)}`;
+    row.up.setAttribute('aria-pressed', String(post.myVote === 'up'));
+    row.down.setAttribute('aria-pressed', String(post.myVote === 'down'));
+    row.up.setAttribute('aria-label', t('board.up', { title: post.title }));
+    row.down.setAttribute('aria-label', t('board.down', { title: post.title }));
+    row.remove.setAttribute('aria-label', t('board.delete', { title: post.title }));
+  }
+
+  /** Shows `posts` in the server's order, keeping each post's element (and the focus inside it). */
+  function render(posts, { append = false } = {}) {
+    const ordered = append ? [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean) : [];
+    const keep = new Set(ordered.map((row) => row.id));
+    for (const post of posts) {
+      if (keep.has(post.id)) continue;
+      let row = rows.get(post.id);
+      if (row) show(row, post);
+      else rows.set(post.id, (row = createRow(post)));
+      ordered.push(row);
+      keep.add(post.id);
+    }
+    const focused = rows.get(document.activeElement?.closest?.('li.board-post')?.dataset.id);
+    for (const [id, row] of rows) {
+      if (keep.has(id)) continue;
+      rows.delete(id);
+      row.li.remove();
+    }
+    arrange(ordered);
+    if (focused && !rows.has(focused.id)) (rows.get(list.firstElementChild?.dataset.id)?.up ?? newButton).focus();
+    empty.hidden = !loaded || rows.size > 0;
+  }
+
+  /** Puts the rows in order without taking out the one that holds the focus. */
+  function arrange(ordered) {
+    const anchor = ordered.find((row) => row.li.contains(document.activeElement));
+    if (!anchor) {
+      ordered.forEach((row, index) => {
+        if (list.children[index] !== row.li) list.insertBefore(row.li, list.children[index] ?? null);
+      });
+      return;
+    }
+    const at = ordered.indexOf(anchor);
+    let reference = anchor.li;
+    for (let index = at - 1; index >= 0; index--) {
+      const li = ordered[index].li;
+      if (li.nextSibling !== reference) list.insertBefore(li, reference);
+      reference = li;
+    }
+    reference = anchor.li;
+    for (let index = at + 1; index < ordered.length; index++) {
+      const li = ordered[index].li;
+      if (reference.nextSibling !== li) list.insertBefore(li, reference.nextSibling);
+      reference = li;
+    }
+  }
+
+  // Loading
+
+  async function load() {
+    const wanted = sort;
+    try {
+      const page = await rpc.call('board.list', { sort, voter, limit: Math.min(500, Math.max(PAGE, list.children.length)) });
+      if (wanted !== sort) return;
+      loaded = true;
+      nextCursor = page.nextCursor;
+      render(page.items);
+      more.hidden = !nextCursor;
+      showError(listError, null);
+    } catch (error) {
+      showError(listError, error);
+    }
+  }
+
+  async function loadMore() {
+    if (!nextCursor) return;
+    try {
+      const page = await rpc.call('board.list', { sort, voter, limit: PAGE, cursor: nextCursor });
+      nextCursor = page.nextCursor;
+      render(page.items, { append: true });
+      more.hidden = !nextCursor;
+      showError(listError, null);
+    } catch (error) {
+      if (error.data?.field === 'cursor') {
+        nextCursor = null;
+        await load();
+      } else {
+        showError(listError, error);
+      }
+    }
+  }
+
+  const schedule = coalesce(load);
+
+  function changeSort(value) {
+    sort = value;
+    localStorage.setItem('satchel.board.sort', value);
+    load();
+  }
+
+  // Calls
+
+  async function vote(row, direction) {
+    // Pressing the pressed arrow again takes the vote back, as on Reddit.
+    const wanted = row.post.myVote === direction ? 'clear' : direction;
+    try {
+      const post = await rpc.call('board.vote', { id: row.id, direction: wanted, voter });
+      showError(row.error, null);
+      if (rows.get(post.id) === row) show(row, post);
+    } catch (error) {
+      showError(row.error, error);
+    }
+    schedule();
+  }
+
+  async function remove(row) {
+    const title = row.post.title;
+    if (!await confirmDialog(t('board.confirmDelete', { title }), t('delete'), t('cancel'))) {
+      row.remove.focus();
+      return;
+    }
+    const next = rows.get(row.li.nextElementSibling?.dataset.id) ?? rows.get(row.li.previousElementSibling?.dataset.id);
+    try {
+      await rpc.call('board.delete', { id: row.id });
+      rows.delete(row.id);
+      row.li.remove();
+      empty.hidden = rows.size > 0;
+      (next?.up ?? newButton).focus();
+    } catch (error) {
+      showError(row.error, error);
+      row.remove.focus();
+    }
+    schedule();
+  }
+
+  /** The original's "add" screen, as a sheet: a title field with its counter, Cancel and Done. */
+  function compose() {
+    const counterId = `board-counter-${Date.now()}`;
+    const input = h('input', { type: 'text', class: 'board-new-title', name: 'title', autocomplete: 'off',
+      placeholder: t('board.titleField'), 'aria-label': t('board.titleField'), 'aria-describedby': counterId, enterkeyhint: 'done' });
+    const counter = h('span', { class: 'board-counter', id: counterId });
+    const error = errorLine();
+    const done = h('button', { type: 'submit', class: 'primary board-done' }, t('done'));
+    const cancel = h('button', { type: 'button', class: 'board-cancel' }, t('cancel'));
+    const count = () => {
+      const used = characters(input.value);
+      counter.textContent = `${used}/${TITLE_LIMIT}`;
+      counter.setAttribute('aria-label', t('board.count', { count: used, limit: TITLE_LIMIT }));
+      counter.classList.toggle('over', used > TITLE_LIMIT);
+    };
+    input.addEventListener('input', () => {
+      count();
+      showError(error, null);
+    });
+    count();
+    const form = h('form', { class: 'board-compose' },
+      h('h2', {}, t('board.new')),
+      h('div', { class: 'board-field' }, input, counter),
+      error,
+      h('div', { class: 'actions' }, cancel, done));
+    const dialog = h('dialog', { class: 'sheet board-sheet', 'aria-label': t('board.new') }, form);
+    let busy = false;
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (busy) return;
+      busy = true;
+      try {
+        const post = await rpc.call('board.create', { title: input.value });
+        dialog.close();
+        await load();
+        const row = rows.get(post.id);
+        if (row) {
+          row.li.scrollIntoView({ block: 'nearest' });
+          row.up.focus();
+        }
+      } catch (failure) {
+        showError(error, failure);
+        input.focus();
+      } finally {
+        busy = false;
+      }
+    });
+    cancel.addEventListener('click', () => dialog.close());
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      if (!section.contains(document.activeElement)) newButton.focus();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+  }
+
+  load();
+
+  return {
+    show() { schedule(); },
+    refresh() { return load(); },
+    changed(event) {
+      if (event.domain === 'board') schedule();
+    },
+    async open(id) {
+      if (!rows.has(id)) await load();
+      const row = rows.get(id);
+      if (!row) return;
+      row.li.scrollIntoView({ block: 'center' });
+      row.li.focus();
+    },
+    translate() {
+      heading.textContent = t('board');
+      sortLabel.textContent = t('board.sort');
+      for (const option of sortSelect.options) option.textContent = t(`board.sort.${option.value}`);
+      newLabel.textContent = t('board.new');
+      list.setAttribute('aria-label', t('board.list'));
+      empty.textContent = t('board.empty');
+      more.textContent = t('board.more');
+      for (const row of rows.values()) show(row, row.post);
+    },
+  };
 }

@@ -1,7 +1,664 @@
-// The reminders app (being written).
-import { h } from './ui.js';
+// Reminders: the list in the user's order, edited in place as the original app does. A click on the empty
+// screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
+// removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
+// Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers.
+import { coalesce, errorLine, h, showError } from './ui.js';
+import { extend, t } from './i18n.js';
 
-export function mount(section) {
-  section.append(h('p', { class: 'empty' }, 'reminders'));
-  return {};
+extend({
+  en: {
+    'reminders.empty': 'No Reminders',
+    'reminders.new': 'New Reminder',
+    'reminders.list': 'Reminders',
+    'reminders.title': 'Title',
+    'reminders.memo': 'Notes',
+    'reminders.complete': 'Completed: {title}',
+    'reminders.delete': 'Delete “{title}”',
+    'reminders.move': 'Move “{title}” (Alt+Arrow Up or Down)',
+    'reminders.moved': '“{title}” is now {position} of {count}',
+    'reminders.deleted': '“{title}” deleted',
+  },
+  ru: {
+    'reminders.empty': 'Нет напоминаний',
+    'reminders.new': 'Новое напоминание',
+    'reminders.list': 'Напоминания',
+    'reminders.title': 'Название',
+    'reminders.memo': 'Заметки',
+    'reminders.complete': 'Выполнено: {title}',
+    'reminders.delete': 'Удалить «{title}»',
+    'reminders.move': 'Переместить «{title}» (Alt+стрелка вверх или вниз)',
+    'reminders.moved': '«{title}» теперь {position} из {count}',
+    'reminders.deleted': '«{title}» удалено',
+  },
+  ja: {
+    'reminders.empty': 'リマインダーなし',
+    'reminders.new': '新規リマインダー',
+    'reminders.list': 'リマインダー',
+    'reminders.title': 'タイトル',
+    'reminders.memo': 'メモ',
+    'reminders.complete': '完了: {title}',
+    'reminders.delete': '「{title}」を削除',
+    'reminders.move': '「{title}」を移動（Alt+上下矢印）',
+    'reminders.moved': '「{title}」は {count} 件中 {position} 番目になりました',
+    'reminders.deleted': '「{title}」を削除しました',
+  },
+});
+
+/** How long typing rests before the title or memo is saved (it is saved at once before any other call). */
+const SAVE_DELAY = 300;
+const DRAG_TYPE = 'application/x-satchel-reminder';
+const SVG = 'http://www.w3.org/2000/svg';
+
+function icon(kind) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const shapes = {
+    trash: [['path', { d: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3' }]],
+    grip: [[9, 6], [15, 6], [9, 12], [15, 12], [9, 18], [15, 18]].map(([cx, cy]) => ['circle', { cx, cy, r: 1.6 }]),
+    plus: [['circle', { cx: 12, cy: 12, r: 10 }], ['path', { d: 'M12 7v10M7 12h10', class: 'cut' }]],
+  }[kind];
+  for (const [tag, attributes] of shapes) {
+    const shape = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) shape.setAttribute(name, value);
+    svg.append(shape);
+  }
+  svg.classList.add('icon', `icon-${kind}`);
+  return svg;
+}
+
+export function mount(section, { rpc }) {
+  /** id → row: {id, li, check, title, memo, error, handle, remove, server, edits, sentEdits, savedEdits, timer, failed} */
+  const rows = new Map();
+  let editingId = null;
+  /** Counts the calls that start or end an editing session, so a listing older than one is not believed. */
+  let sessionCalls = 0;
+  let loaded = false;
+  /** While Return waits for the next reminder: where the keys typed meanwhile go. */
+  let pendingSubmit = null;
+  /** True while the page itself moves or removes rows: focus events then are not the user's. */
+  let quiet = false;
+  let dragged = null;
+
+  const heading = h('h2', { class: 'rem-heading' }, t('reminders'));
+  const newLabel = h('span', {}, t('reminders.new'));
+  const newButton = h('button', { type: 'button', class: 'rem-new', onclick: () => add() }, icon('plus'), newLabel);
+  const listError = errorLine();
+  const status = h('p', { class: 'visually-hidden', role: 'status' });
+  const list = h('ul', { class: 'list rem-list', 'aria-label': t('reminders.list') });
+  const empty = h('p', { class: 'empty rem-empty', hidden: true }, t('reminders.empty'));
+  const tail = h('div', { class: 'rem-tail' });
+  const card = h('div', { class: 'card rem-card', hidden: true }, list);
+  const canvas = h('div', { class: 'rem-canvas' }, card, empty, tail);
+  section.classList.add('reminders');
+  section.append(h('div', { class: 'toolbar rem-toolbar' }, heading, newButton), listError, status, canvas);
+
+  // Rows
+
+  const label = (row) => row.title.value.trim() || t('reminders.new');
+  const rowOf = (element) => (element instanceof Element ? rows.get(element.closest('li.rem-row')?.dataset.id) : undefined);
+  const isField = (element) => element instanceof HTMLInputElement && element.classList.contains('rem-field');
+  const unsaved = (row) => row.edits !== row.savedEdits;
+  const domRows = () => [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean);
+
+  function createRow(item) {
+    const row = { id: item.id, server: item, edits: 0, sentEdits: 0, savedEdits: 0, timer: null, failed: false };
+    row.check = h('button', { type: 'button', class: 'rem-check' }, h('span', { class: 'rem-circle', 'aria-hidden': 'true' }));
+    row.title = h('input', { type: 'text', class: 'rem-field rem-title', autocomplete: 'off', enterkeyhint: 'next' });
+    row.memo = h('input', { type: 'text', class: 'rem-field rem-memo', autocomplete: 'off' });
+    row.error = errorLine();
+    row.remove = h('button', { type: 'button', class: 'rem-delete' }, icon('trash'));
+    row.handle = h('button', { type: 'button', class: 'rem-handle', draggable: 'true', 'aria-keyshortcuts': 'Alt+ArrowUp Alt+ArrowDown' }, icon('grip'));
+    row.li = h('li', { class: 'rem-row', dataset: { id: item.id } },
+      row.check, h('div', { class: 'rem-body' }, row.title, row.memo, row.error), row.remove, row.handle);
+    row.title.value = item.title;
+    row.memo.value = item.memo ?? '';
+    row.check.addEventListener('click', () => toggle(row));
+    row.remove.addEventListener('click', () => remove(row));
+    translateRow(row);
+    showState(row, item);
+    return row;
+  }
+
+  function translateRow(row) {
+    const title = label(row);
+    row.title.setAttribute('aria-label', t('reminders.title'));
+    row.memo.setAttribute('aria-label', t('reminders.memo'));
+    row.memo.placeholder = t('reminders.memo');
+    row.check.setAttribute('aria-label', t('reminders.complete', { title }));
+    row.remove.setAttribute('aria-label', t('reminders.delete', { title }));
+    row.handle.setAttribute('aria-label', t('reminders.move', { title }));
+  }
+
+  /** Shows what the server says of a reminder besides its text: completion, memo visibility, editing. */
+  function showState(row, item) {
+    row.server = item;
+    row.li.classList.toggle('completed', item.completed);
+    row.li.classList.toggle('editing', item.id === editingId);
+    row.check.setAttribute('aria-pressed', String(item.completed));
+    row.memo.hidden = !item.memoVisible && document.activeElement !== row.memo;
+  }
+
+  /** Takes the server's reminder into a row, keeping whatever the user typed and has not had saved. */
+  function takeItem(row, item, typedSince) {
+    const keep = typedSince || unsaved(row) || row.timer;
+    if (!keep && document.activeElement !== row.title && row.title.value !== item.title) row.title.value = item.title;
+    if (!keep && document.activeElement !== row.memo && row.memo.value !== (item.memo ?? '')) row.memo.value = item.memo ?? '';
+    showState(row, item);
+    translateRow(row);
+  }
+
+  function insertRow(item, afterId) {
+    const row = createRow(item);
+    rows.set(item.id, row);
+    const after = afterId ? rows.get(afterId)?.li : null;
+    quiet = true;
+    try {
+      if (after?.parentNode === list) after.after(row.li);
+      else list.append(row.li);
+    } finally { quiet = false; }
+    showEmpty();
+    return row;
+  }
+
+  function removeRow(id) {
+    const row = rows.get(id);
+    if (!row) return;
+    clearTimeout(row.timer);
+    rows.delete(id);
+    if (editingId === id) editingId = null;
+    const hadFocus = row.li.contains(document.activeElement);
+    const next = row.li.nextElementSibling ?? row.li.previousElementSibling;
+    quiet = true;
+    try { row.li.remove(); } finally { quiet = false; }
+    if (hadFocus) (rows.get(next?.dataset.id)?.check ?? newButton).focus();
+    showEmpty();
+  }
+
+  /** The server's empty-title cleanup: a row still holding typed text the server never got is added again. */
+  function removeRows(ids) {
+    for (const id of ids ?? []) {
+      const row = rows.get(id);
+      if (!row) continue;
+      if (unsaved(row) && row.title.value.trim()) {
+        const previous = rows.get(row.li.previousElementSibling?.dataset.id);
+        rescue(row, previous?.id ?? null);
+      } else {
+        removeRow(id);
+      }
+    }
+  }
+
+  function showEmpty() {
+    const none = rows.size === 0;
+    empty.hidden = !loaded || !none;
+    card.hidden = none;
+  }
+
+  /** Puts the rows in `ordered`'s order without ever taking out the one that holds the focus. */
+  function arrange(ordered) {
+    const anchor = ordered.find((row) => row.li.contains(document.activeElement));
+    quiet = true;
+    try {
+      if (!anchor) {
+        ordered.forEach((row, index) => {
+          if (list.children[index] !== row.li) list.insertBefore(row.li, list.children[index] ?? null);
+        });
+        return;
+      }
+      const at = ordered.indexOf(anchor);
+      let reference = anchor.li;
+      for (let index = at - 1; index >= 0; index--) {
+        const li = ordered[index].li;
+        if (li.nextSibling !== reference) list.insertBefore(li, reference);
+        reference = li;
+      }
+      reference = anchor.li;
+      for (let index = at + 1; index < ordered.length; index++) {
+        const li = ordered[index].li;
+        if (reference.nextSibling !== li) list.insertBefore(li, reference.nextSibling);
+        reference = li;
+      }
+    } finally { quiet = false; }
+  }
+
+  function focusTitle(row, typed = '') {
+    row.title.focus();
+    if (typed) {
+      row.title.value += typed;
+      edited(row);
+    }
+    const end = row.title.value.length;
+    row.title.setSelectionRange(end, end);
+  }
+
+  // Saving what is typed
+
+  function edited(row) {
+    row.edits += 1;
+    translateRow(row);
+    clearTimeout(row.timer);
+    row.timer = setTimeout(() => save(row), SAVE_DELAY);
+  }
+
+  /** Sends the title and memo now if they differ from what was last sent; every other call comes after. */
+  function save(row) {
+    clearTimeout(row.timer);
+    row.timer = null;
+    if (row.sentEdits === row.edits || !rows.has(row.id)) return;
+    const edits = row.edits;
+    row.sentEdits = edits;
+    const params = { id: row.id };
+    if (row.title.value !== row.server.title) params.title = row.title.value;
+    if (row.memo.value !== (row.server.memo ?? '')) params.memo = row.memo.value === '' ? null : row.memo.value;
+    if (!('title' in params) && !('memo' in params)) {
+      row.savedEdits = Math.max(row.savedEdits, edits);
+      return;
+    }
+    rpc.call('reminders.update', params).then((reminder) => {
+      row.savedEdits = Math.max(row.savedEdits, edits);
+      row.failed = false;
+      showError(row.error, null);
+      if (rows.get(row.id) === row) showState(row, reminder);
+    }, (error) => {
+      if (row.sentEdits === edits) row.sentEdits = row.savedEdits;
+      row.failed = true;
+      showError(row.error, error);
+    });
+  }
+
+  function saveAll() {
+    for (const row of rows.values()) save(row);
+  }
+
+  // Calls
+
+  async function add(params = {}) {
+    saveAll();
+    sessionCalls += 1;
+    try {
+      const { reminder, removedIds } = await rpc.call('reminders.add', params);
+      editingId = reminder.id;
+      showError(listError, null);
+      const row = insertRow(reminder, params.afterId);
+      focusTitle(row);
+      removeRows(removedIds);
+    } catch (error) {
+      showError(listError, error);
+    }
+    schedule();
+  }
+
+  async function submit(row) {
+    if (pendingSubmit) return;
+    pendingSubmit = { row, typed: '' };
+    saveAll();
+    sessionCalls += 1;
+    try {
+      const { created, removedId } = await rpc.call('reminders.submit', { id: row.id });
+      showError(row.error, null);
+      if (created) {
+        editingId = created.id;
+        focusTitle(insertRow(created, row.id), pendingSubmit.typed);
+      }
+      if (removedId) {
+        if (!created) editingId = null;
+        removeRows([removedId]);
+      }
+    } catch (error) {
+      showError(row.error, error);
+      if (pendingSubmit.typed) focusTitle(row, pendingSubmit.typed);
+    } finally {
+      pendingSubmit = null;
+    }
+    schedule();
+  }
+
+  async function beginEditing(row) {
+    saveAll();
+    sessionCalls += 1;
+    editingId = row.id;
+    try {
+      const { reminder, removedIds } = await rpc.call('reminders.beginEditing', { id: row.id });
+      editingId = reminder.id;
+      showError(row.error, null);
+      if (rows.get(reminder.id) === row) showState(row, reminder);
+      removeRows(removedIds);
+    } catch (error) {
+      showError(row.error, error);
+    }
+    schedule();
+  }
+
+  async function endEditing(row) {
+    // What the server refused to save stays in the row, and so does the session it belongs to.
+    if (row.failed && unsaved(row)) return;
+    saveAll();
+    sessionCalls += 1;
+    editingId = null;
+    row.li.classList.remove('editing');
+    try {
+      const { reminder, removedId } = await rpc.call('reminders.endEditing', {});
+      editingId = null;
+      if (reminder && rows.has(reminder.id)) showState(rows.get(reminder.id), reminder);
+      if (removedId) removeRows([removedId]);
+    } catch (error) {
+      showError(row.error, error);
+    }
+    schedule();
+  }
+
+  async function toggle(row) {
+    saveAll();
+    try {
+      const reminder = await rpc.call('reminders.toggle', { id: row.id });
+      showError(row.error, null);
+      if (rows.get(reminder.id) === row) showState(row, reminder);
+    } catch (error) {
+      showError(row.error, error);
+    }
+    schedule();
+  }
+
+  async function remove(row) {
+    saveAll();
+    const title = label(row);
+    try {
+      await rpc.call('reminders.delete', { id: row.id });
+      removeRow(row.id);
+      status.textContent = t('reminders.deleted', { title });
+    } catch (error) {
+      showError(row.error, error);
+    }
+    schedule();
+  }
+
+  async function moveTo(row, toIndex) {
+    const order = domRows();
+    const from = order.indexOf(row);
+    if (from < 0 || toIndex < 0 || toIndex >= order.length || toIndex === from) return;
+    saveAll();
+    try {
+      await rpc.call('reminders.move', { id: row.id, toIndex });
+      showError(row.error, null);
+      const now = domRows().filter((other) => other !== row);
+      now.splice(Math.min(toIndex, now.length), 0, row);
+      arrange(now);
+      status.textContent = t('reminders.moved', { title: label(row), position: toIndex + 1, count: now.length });
+    } catch (error) {
+      showError(row.error, error);
+    }
+    schedule();
+  }
+
+  /** A row whose unsaved text the server no longer has (a restarted satchel swept it): added again. */
+  async function rescue(row, afterId) {
+    if (row.rescuing) return;
+    row.rescuing = true;
+    const focused = row.li.contains(document.activeElement);
+    const edits = row.edits;
+    try {
+      const params = { title: row.title.value };
+      if (row.memo.value) params.memo = row.memo.value;
+      if (afterId) params.afterId = afterId;
+      sessionCalls += 1;
+      const { reminder, removedIds } = await rpc.call('reminders.add', params);
+      rows.delete(row.id);
+      row.id = reminder.id;
+      row.li.dataset.id = reminder.id;
+      rows.set(reminder.id, row);
+      row.sentEdits = row.savedEdits = edits;
+      row.failed = false;
+      editingId = reminder.id;
+      showError(row.error, null);
+      showState(row, reminder);
+      removeRows(removedIds);
+      if (!focused && !row.li.contains(document.activeElement)) await endEditing(row);
+    } catch (error) {
+      showError(row.error, error);
+    } finally {
+      row.rescuing = false;
+    }
+    schedule();
+  }
+
+  // Loading
+
+  async function listAll() {
+    const items = [];
+    let cursor = null;
+    let editing = null;
+    do {
+      const page = await rpc.call('reminders.list', cursor ? { limit: 500, cursor } : { limit: 500 });
+      items.push(...page.items);
+      editing = page.editingId;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { items, editingId: editing };
+  }
+
+  async function load() {
+    const before = new Map([...rows].map(([id, row]) => [id, row.edits]));
+    const calls = sessionCalls;
+    let answer;
+    try {
+      answer = await listAll();
+      showError(listError, null);
+    } catch (error) {
+      showError(listError, error);
+      return;
+    }
+    loaded = true;
+    if (calls === sessionCalls) editingId = answer.editingId;
+    const ordered = [];
+    const seen = new Set();
+    for (const item of answer.items) {
+      seen.add(item.id);
+      const row = rows.get(item.id);
+      if (row) {
+        takeItem(row, item, before.has(item.id) && before.get(item.id) !== row.edits);
+        ordered.push(row);
+      } else {
+        const created = createRow(item);
+        rows.set(item.id, created);
+        ordered.push(created);
+      }
+    }
+    // Rows the server no longer has: gone, unless they hold text the user typed and the server never got.
+    const lost = [];
+    let previous = null;
+    for (const row of domRows()) {
+      if (seen.has(row.id)) { previous = row; continue; }
+      if (!before.has(row.id)) continue;
+      if (unsaved(row) && row.title.value.trim()) {
+        lost.push([row, previous?.id ?? null]);
+        ordered.splice(previous ? ordered.indexOf(previous) + 1 : 0, 0, row);
+        previous = row;
+      } else {
+        removeRow(row.id);
+      }
+    }
+    arrange(ordered);
+    for (const row of rows.values()) row.li.classList.toggle('editing', row.id === editingId);
+    showEmpty();
+    for (const [row, afterId] of lost) await rescue(row, afterId && seen.has(afterId) ? afterId : null);
+  }
+
+  const schedule = coalesce(load);
+
+  // The user's hands
+
+  list.addEventListener('input', (event) => {
+    const row = rowOf(event.target);
+    if (row && isField(event.target)) edited(row);
+  });
+
+  list.addEventListener('focusin', (event) => {
+    if (quiet) return;
+    const row = rowOf(event.target);
+    if (row && isField(event.target) && editingId !== row.id) beginEditing(row);
+  });
+
+  list.addEventListener('focusout', (event) => {
+    if (quiet) return;
+    const row = rowOf(event.target);
+    if (!row || !rows.has(row.id)) return;
+    if (document.activeElement === event.target) return; // the window lost focus; the field keeps it
+    const to = event.relatedTarget;
+    if (to && rowOf(to) === row) return;
+    if (to && isField(to)) return; // the field taking the focus begins its own editing
+    if (editingId === row.id) endEditing(row);
+  });
+
+  list.addEventListener('keydown', (event) => {
+    const row = rowOf(event.target);
+    if (!row) return;
+    const vertical = event.key === 'ArrowUp' || event.key === 'ArrowDown';
+    if (vertical && (event.altKey || (event.target === row.handle && !event.ctrlKey && !event.metaKey))) {
+      event.preventDefault();
+      const order = domRows();
+      moveTo(row, order.indexOf(row) + (event.key === 'ArrowUp' ? -1 : 1));
+      return;
+    }
+    if (!isField(event.target) || event.isComposing || event.keyCode === 229) return;
+    if (pendingSubmit?.row === row) {
+      // Keys typed while Return waits for the next reminder belong to the next reminder.
+      if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        pendingSubmit.typed += event.key;
+      } else if (event.key === 'Backspace' && pendingSubmit.typed) {
+        event.preventDefault();
+        pendingSubmit.typed = pendingSubmit.typed.slice(0, -1);
+      } else if (event.key === 'Enter') {
+        event.preventDefault();
+      }
+      return;
+    }
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      submit(row);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.target.blur();
+    }
+  });
+
+  // A press on a row's blank part edits its title, as a tap on the cell does.
+  list.addEventListener('mousedown', (event) => {
+    const row = rowOf(event.target);
+    if (row && (event.target === row.li || event.target.classList.contains('rem-body'))) {
+      event.preventDefault();
+      row.title.focus();
+    }
+  });
+
+  // The empty screen and the space below the last row add a reminder.
+  const blank = (target) => target === canvas || target === tail || target === empty || target === card || target === list;
+  canvas.addEventListener('mousedown', (event) => {
+    if (blank(event.target)) event.preventDefault(); // the field being edited keeps the focus until the new one takes it
+  });
+  canvas.addEventListener('click', (event) => {
+    if (blank(event.target)) add();
+  });
+
+  // Drag and drop: a row's handle drags the row; it lands before or after the row under the pointer.
+  function clearDrop() {
+    for (const li of list.querySelectorAll('.drop-before, .drop-after')) li.classList.remove('drop-before', 'drop-after');
+    tail.classList.remove('drop-target');
+  }
+
+  list.addEventListener('dragstart', (event) => {
+    const row = rowOf(event.target);
+    if (!row || event.target !== row.handle) return;
+    saveAll();
+    dragged = row;
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData(DRAG_TYPE, row.id);
+    const box = row.li.getBoundingClientRect();
+    event.dataTransfer.setDragImage?.(row.li, event.clientX - box.left, event.clientY - box.top);
+    row.li.classList.add('dragging');
+  });
+
+  function dropPlace(event) {
+    if (!dragged) return null;
+    const target = rowOf(event.target);
+    if (target) {
+      const box = target.li.getBoundingClientRect();
+      return { row: target, after: event.clientY > box.top + box.height / 2 };
+    }
+    if (event.currentTarget === tail) return { row: domRows().at(-1), after: true };
+    return null;
+  }
+
+  for (const zone of [list, tail]) {
+    zone.addEventListener('dragover', (event) => {
+      const place = dropPlace(event);
+      if (!place?.row) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'move';
+      clearDrop();
+      if (zone === tail) tail.classList.add('drop-target');
+      else place.row.li.classList.add(place.after ? 'drop-after' : 'drop-before');
+    });
+    zone.addEventListener('drop', (event) => {
+      const place = dropPlace(event);
+      clearDrop();
+      if (!place?.row) return;
+      event.preventDefault();
+      const order = domRows();
+      const from = order.indexOf(dragged);
+      const slot = order.indexOf(place.row) + (place.after ? 1 : 0);
+      const row = dragged;
+      dragged = null;
+      row.li.classList.remove('dragging');
+      moveTo(row, slot > from ? slot - 1 : slot);
+    });
+  }
+  list.addEventListener('dragleave', (event) => {
+    if (!list.contains(event.relatedTarget)) clearDrop();
+  });
+  tail.addEventListener('dragleave', clearDrop);
+  list.addEventListener('dragend', () => {
+    clearDrop();
+    dragged?.li.classList.remove('dragging');
+    dragged = null;
+  });
+
+  load();
+
+  return {
+    show() { schedule(); },
+    async refresh() {
+      await load();
+      // After a restart the new satchel has no session: the field holding the focus begins one again,
+      // and what it refused or never received is sent again.
+      const active = document.activeElement;
+      const row = rowOf(active);
+      if (row && isField(active) && editingId !== row.id) await beginEditing(row);
+      for (const each of rows.values()) {
+        if (unsaved(each) && each.sentEdits === each.savedEdits) {
+          each.sentEdits = -1;
+          save(each);
+        }
+      }
+    },
+    changed(event) {
+      if (event.domain === 'reminders') schedule();
+    },
+    async open(id) {
+      if (!rows.has(id)) await load();
+      const row = rows.get(id);
+      if (!row) return;
+      row.li.scrollIntoView({ block: 'center' });
+      row.title.focus();
+    },
+    translate() {
+      heading.textContent = t('reminders');
+      newLabel.textContent = t('reminders.new');
+      empty.textContent = t('reminders.empty');
+      list.setAttribute('aria-label', t('reminders.list'));
+      for (const row of rows.values()) translateRow(row);
+    },
+  };
 }
