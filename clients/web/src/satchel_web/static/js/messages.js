@@ -1,7 +1,318 @@
-// The messages app (being written).
-import { h } from './ui.js';
+// Messages: a chat read from the bottom up, earlier batches loaded from the feed at the top, an input field at
+// the bottom, and a detail sheet for each message with its date, avatar and text.
+import { extend, language, t } from './i18n.js';
+import { coalesce, errorLine, h, openDialog, showError } from './ui.js';
 
-export function mount(section) {
-  section.append(h('p', { class: 'empty' }, 'messages'));
-  return {};
+extend({
+  en: {
+    'messages.conversation': 'Conversation', 'messages.loadEarlier': 'Load earlier messages',
+    'messages.loading': 'Loading messages…', 'messages.end': 'No more messages', 'messages.field': 'Message',
+    'messages.send': 'Send', 'messages.delete': 'Delete message', 'messages.from': 'Message from {name}',
+    'messages.empty': 'No messages yet',
+  },
+  ru: {
+    'messages.conversation': 'Переписка', 'messages.loadEarlier': 'Загрузить более ранние сообщения',
+    'messages.loading': 'Загрузка сообщений…', 'messages.end': 'Больше сообщений нет', 'messages.field': 'Сообщение',
+    'messages.send': 'Отправить', 'messages.delete': 'Удалить сообщение', 'messages.from': 'Сообщение от {name}',
+    'messages.empty': 'Сообщений пока нет',
+  },
+  ja: {
+    'messages.conversation': '会話', 'messages.loadEarlier': '以前のメッセージを読み込む',
+    'messages.loading': 'メッセージを読み込み中…', 'messages.end': 'これ以上メッセージはありません',
+    'messages.field': 'メッセージ', 'messages.send': '送信', 'messages.delete': 'メッセージを削除',
+    'messages.from': '{name} からのメッセージ', 'messages.empty': 'メッセージはまだありません',
+  },
+});
+
+const PAGE = 50; // stored messages per page of `messages.list`
+const BATCH = 20; // messages asked of the feed per `messages.loadMore`
+
+/** Up to two initials of `name` ("Anna Petrova" → "AP"). */
+function initials(name) {
+  const words = String(name ?? '').trim().split(/\s+/).filter(Boolean);
+  return words.slice(0, 2).map((word) => Array.from(word)[0].toLocaleUpperCase()).join('') || '?';
+}
+
+/** A hue of its own for each name, so placeholders tell people apart. */
+function hueOf(name) {
+  let hash = 0x811c9dc5;
+  for (const char of String(name ?? '')) hash = Math.imul(hash ^ char.codePointAt(0), 0x01000193) >>> 0;
+  return hash % 360;
+}
+
+/** A round avatar: the author's picture, or their initials in a circle when there is none or it fails. */
+function avatar(author, size = 'small') {
+  const holder = h('span', { class: `avatar avatar-${size}`, 'aria-hidden': 'true' });
+  const placeholder = () => {
+    holder.dataset.avatar = 'placeholder';
+    holder.style.setProperty('--avatar-hue', hueOf(author.name));
+    holder.replaceChildren(h('span', { class: 'avatar-initials' }, initials(author.name)));
+  };
+  if (author.avatarUrl) {
+    holder.dataset.avatar = 'image';
+    holder.append(h('img', { src: author.avatarUrl, alt: '', referrerpolicy: 'no-referrer', decoding: 'async', onerror: placeholder }));
+  } else {
+    placeholder();
+  }
+  return holder;
+}
+
+const timeOf = (iso) => new Date(iso).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
+const dateOf = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: 'long', timeStyle: 'short' });
+
+export function mount(section, { rpc }) {
+  let messages = []; // oldest first: the order of the screen, top to bottom
+  let nextCursor = null; // more stored messages above the ones shown
+  let started = false;
+  let loading = false;
+  let ended = false; // the feed said it has nothing older; scrolling to the top no longer asks it
+  let generation = 0;
+  let detail = null; // {id, dialog} of the open detail sheet
+  const labels = [];
+
+  function label(element, key, attribute) {
+    labels.push([element, key, attribute]);
+    if (attribute) element.setAttribute(attribute, t(key));
+    else element.textContent = t(key);
+    return element;
+  }
+
+  const heading = label(h('h2'), 'messages');
+  const loadButton = label(h('button', { type: 'button', class: 'button chat-load', onclick: () => loadEarlier() }), 'messages.loadEarlier');
+  const spinner = h('p', { class: 'chat-loading', role: 'status', hidden: true },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }), label(h('span'), 'messages.loading'));
+  const endAlert = h('p', { class: 'chat-end', role: 'alert', hidden: true });
+  const loadError = errorLine();
+  const empty = label(h('p', { class: 'chat-empty muted', hidden: true }), 'messages.empty');
+  const list = h('ol', { class: 'list chat-list' });
+  const log = h('div', { class: 'chat-log', role: 'log', 'aria-busy': 'false' },
+    h('div', { class: 'chat-top' }, loadButton, spinner, endAlert, loadError), empty, list);
+  label(log, 'messages.conversation', 'aria-label');
+  const input = h('input', { type: 'text', class: 'chat-input', autocomplete: 'off', enterkeyhint: 'send', dir: 'auto' });
+  label(input, 'messages.field', 'aria-label');
+  label(input, 'messages.field', 'placeholder');
+  const sendButton = label(h('button', { type: 'submit', class: 'primary chat-send' }), 'messages.send');
+  const sendError = errorLine();
+  const composer = h('form', { class: 'chat-composer' }, h('div', { class: 'chat-compose-row' }, input, sendButton), sendError);
+  const chat = h('div', { class: 'chat card' }, log, composer);
+  section.append(h('div', { class: 'toolbar chat-toolbar' }, heading), chat);
+
+  const rows = new Map(); // message id → {key, element}
+
+  function row(message) {
+    const key = JSON.stringify([message.text, message.author, message.sentAt, language()]);
+    const known = rows.get(message.id);
+    if (known?.key === key) return known.element;
+    const button = h('button', { type: 'button', class: 'chat-message', dataset: { id: message.id }, onclick: () => showDetail(message) },
+      avatar(message.author),
+      h('span', { class: 'chat-bubble' },
+        h('span', { class: 'chat-author' }, message.author.name),
+        h('span', { class: 'chat-text', dir: 'auto' }, message.text),
+        h('time', { class: 'chat-time', datetime: message.sentAt }, timeOf(message.sentAt))));
+    const element = h('li', { class: `chat-row ${message.origin === 'local' ? 'local' : 'remote'}`, dataset: { id: message.id } }, button);
+    if (known) element.classList.add('settled');
+    rows.set(message.id, { key, element });
+    return element;
+  }
+
+  function atBottom() {
+    return log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+  }
+  // Whether the reader is at the bottom of the chat: it stays in view when the chat or its content resizes.
+  let stuck = true;
+  new ResizeObserver(() => { if (stuck) log.scrollTop = log.scrollHeight; }).observe(log);
+
+  /** Draws `messages`, keeping what the reader looks at in place (or the bottom in view when they were there). */
+  function render() {
+    const fromBottom = log.scrollHeight - log.scrollTop;
+    const seen = new Set(messages.map((message) => message.id));
+    for (const id of rows.keys()) if (!seen.has(id)) rows.delete(id);
+    list.replaceChildren(...messages.map(row));
+    empty.hidden = messages.length > 0 || loading;
+    log.scrollTop = stuck ? log.scrollHeight : log.scrollHeight - fromBottom;
+  }
+
+  /** The newest `count` stored messages, a page at a time, oldest first. */
+  async function reload(count) {
+    const mine = ++generation;
+    const items = [];
+    let cursor;
+    do {
+      const page = await rpc.call('messages.list', { limit: Math.min(500, count - items.length), ...(cursor ? { cursor } : {}) });
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor && items.length < count);
+    if (mine !== generation) return;
+    messages = items.reverse();
+    nextCursor = cursor;
+    render();
+  }
+
+  function setLoading(on) {
+    loading = on;
+    log.setAttribute('aria-busy', String(on));
+    loadButton.disabled = on;
+    spinner.hidden = !on;
+    if (on) empty.hidden = true;
+  }
+
+  /** The next older batch: stored messages first, then the feed's (`messages.loadMore`). */
+  async function loadEarlier() {
+    if (loading) return;
+    setLoading(true);
+    showError(loadError, null);
+    refreshFailed = false;
+    endAlert.hidden = true;
+    endAlert.textContent = '';
+    try {
+      if (nextCursor) {
+        await reload(messages.length + PAGE);
+      } else {
+        const { items, endOfHistory } = await rpc.call('messages.loadMore', { limit: BATCH });
+        ended = endOfHistory;
+        if (items.length) await reload(messages.length + items.length);
+        if (endOfHistory) {
+          endAlert.hidden = false;
+          endAlert.textContent = t('messages.end');
+        }
+      }
+    } catch (failure) {
+      showError(loadError, failure);
+    } finally {
+      setLoading(false);
+      empty.hidden = messages.length > 0;
+    }
+  }
+
+  async function start() {
+    started = true;
+    try {
+      stuck = true;
+      await reload(PAGE);
+      // The top of the chat is in view when its messages do not fill it: the next batch comes, as on scrolling up.
+      if (log.scrollHeight <= log.clientHeight) await loadEarlier();
+    } catch (failure) {
+      started = false;
+      showError(loadError, failure);
+    }
+  }
+
+  let refreshFailed = false; // the error at the top is a failed refresh's (a later one that works clears it)
+  async function refresh() {
+    if (!started) return start();
+    try {
+      await reload(Math.max(PAGE, messages.length + BATCH));
+      if (refreshFailed) showError(loadError, null);
+      refreshFailed = false;
+    } catch (failure) {
+      showError(loadError, failure);
+      refreshFailed = true;
+    }
+    return undefined;
+  }
+  const refreshSoon = coalesce(refresh);
+
+  log.addEventListener('scroll', () => {
+    stuck = atBottom();
+    if (log.scrollTop <= 4 && log.scrollHeight > log.clientHeight && !loading && !ended) loadEarlier();
+  });
+
+  composer.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (sendButton.disabled) return;
+    const text = input.value;
+    sendButton.disabled = true;
+    try {
+      await rpc.call('messages.send', { text });
+      if (input.value === text) input.value = '';
+      showError(sendError, null);
+      stuck = true;
+      await reload(Math.max(PAGE, messages.length + 1));
+    } catch (failure) {
+      showError(sendError, failure);
+    } finally {
+      sendButton.disabled = false;
+      input.focus();
+    }
+  });
+
+  /** The detail sheet: date, avatar, author and text, "Delete message", and Close. */
+  function showDetail(message) {
+    const error = errorLine();
+    const close = h('button', { type: 'button', class: 'message-close', onclick: () => dialog.close() }, t('close'));
+    const remove = h('button', { type: 'button', class: 'danger message-delete', onclick: () => deleteMessage() }, t('messages.delete'));
+    const content = h('div', { class: 'message-detail' },
+      avatar(message.author, 'large'),
+      h('h2', { class: 'message-detail-author' }, message.author.name),
+      h('time', { class: 'message-detail-date', datetime: message.sentAt }, dateOf(message.sentAt)),
+      h('p', { class: 'message-detail-text', dir: 'auto' }, message.text),
+      error,
+      h('div', { class: 'actions message-detail-actions' }, close, remove));
+    const closed = openDialog(content, { label: t('messages.from', { name: message.author.name }), className: 'message-sheet' });
+    const dialog = content.closest('dialog');
+    close.focus();
+    detail = { id: message.id, dialog };
+    closed.then(() => {
+      if (detail?.dialog === dialog) detail = null;
+      const button = list.querySelector(`button[data-id="${CSS.escape(message.id)}"]`);
+      if (button && !section.hidden) button.focus();
+      else input.focus();
+    });
+
+    async function deleteMessage() {
+      remove.disabled = true;
+      try {
+        await rpc.call('messages.delete', { id: message.id });
+        messages = messages.filter((other) => other.id !== message.id);
+        render();
+        dialog.close('deleted');
+      } catch (failure) {
+        showError(error, failure);
+        remove.disabled = false;
+      }
+    }
+  }
+
+  /** Opens the message `id` (from search). */
+  async function open(id) {
+    try {
+      if (!started) await start();
+      const message = messages.find((known) => known.id === id) ?? await rpc.call('messages.get', { id });
+      showDetail(message);
+    } catch (failure) {
+      showError(loadError, failure);
+    }
+  }
+
+  function fit() {
+    if (section.hidden) return;
+    const top = chat.getBoundingClientRect().top + window.scrollY;
+    const below = parseFloat(getComputedStyle(section.parentElement).paddingBottom) || 0;
+    chat.style.height = `${Math.max(320, window.innerHeight - top - below)}px`;
+  }
+  window.addEventListener('resize', fit);
+  input.addEventListener('input', () => showError(sendError, null));
+
+  return {
+    show() {
+      fit();
+      if (!started) start();
+      else refreshSoon();
+    },
+    refresh: refreshSoon,
+    changed(event) {
+      if (event.domain !== 'messages') return;
+      if (event.kind === 'deleted' && detail?.id === event.id) detail.dialog.close();
+      if (started) refreshSoon();
+    },
+    open,
+    translate() {
+      for (const [element, key, attribute] of labels) {
+        if (attribute) element.setAttribute(attribute, t(key));
+        else element.textContent = t(key);
+      }
+      if (!endAlert.hidden) endAlert.textContent = t('messages.end');
+      render();
+    },
+  };
 }

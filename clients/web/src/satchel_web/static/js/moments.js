@@ -1,7 +1,318 @@
-// The moments app (being written).
-import { h } from './ui.js';
+// Moments: a personal diary. Posts newest first (date, a five-line excerpt, two thumbnails side by side),
+// a detail screen with the whole text and the photo grid, one form that creates and edits.
+import { extend, t } from './i18n.js';
+import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, openDialog, showError } from './ui.js';
 
-export function mount(section) {
-  section.append(h('p', { class: 'empty' }, 'moments'));
-  return {};
+extend({
+  en: {
+    'moments.new': 'New post', 'moments.edit': 'Edit post', 'moments.text': 'Text',
+    'moments.placeholder': 'What happened today?', 'moments.addPhotos': 'Add photos',
+    'moments.removePhoto': 'Remove photo {n}', 'moments.photo': 'Photo {n} of {count}', 'moments.photos': 'Photos',
+    'moments.empty': 'No moments yet. Press + to write the first one.', 'moments.more': 'Show earlier posts',
+    'moments.deleteQuestion': 'Delete this post?', 'moments.posts': 'Posts', 'moments.post': 'Post',
+  },
+  ru: {
+    'moments.new': 'Новый пост', 'moments.edit': 'Редактирование', 'moments.text': 'Текст',
+    'moments.placeholder': 'Что сегодня произошло?', 'moments.addPhotos': 'Добавить фото',
+    'moments.removePhoto': 'Убрать фото {n}', 'moments.photo': 'Фото {n} из {count}', 'moments.photos': 'Фото',
+    'moments.empty': 'Моментов пока нет. Нажмите +, чтобы написать первый.', 'moments.more': 'Показать более ранние',
+    'moments.deleteQuestion': 'Удалить этот пост?', 'moments.posts': 'Посты', 'moments.post': 'Пост',
+  },
+  ja: {
+    'moments.new': '新しい投稿', 'moments.edit': '投稿を編集', 'moments.text': 'テキスト',
+    'moments.placeholder': '今日は何がありましたか？', 'moments.addPhotos': '写真を追加',
+    'moments.removePhoto': '写真 {n} を外す', 'moments.photo': '写真 {n}/{count}', 'moments.photos': '写真',
+    'moments.empty': 'モーメントはまだありません。+ を押して最初の投稿を書きましょう。',
+    'moments.more': '以前の投稿を表示', 'moments.deleteQuestion': 'この投稿を削除しますか？',
+    'moments.posts': '投稿', 'moments.post': '投稿',
+  },
+});
+
+const PAGE = 50;
+// The form shows the picker while the post has fewer photos than the original allowed (the server decides).
+const PICKER_SLOTS = 4;
+
+/** An <img> whose bytes come from `images.get`; `alt` describes it. */
+function storedImage(rpc, image, attributes = {}) {
+  const img = h('img', { alt: '', decoding: 'async', width: image.width, height: image.height, ...attributes });
+  img.dataset.imageId = image.id;
+  imageURL(rpc, image.id).then((url) => { img.src = url; }, () => img.classList.add('missing'));
+  return img;
+}
+
+export function mount(section, { rpc }) {
+  let previews = [];
+  let nextCursor = null;
+  let post = null; // the post the detail screen shows
+  let generation = 0;
+  const labels = [];
+
+  /** Registers an element whose text (or `attribute`) is the word `key`, kept in the current language. */
+  function label(element, key, attribute) {
+    labels.push([element, key, attribute]);
+    if (attribute) element.setAttribute(attribute, t(key));
+    else element.textContent = t(key);
+    return element;
+  }
+
+  // The list screen.
+  const heading = label(h('h2'), 'moments');
+  const newButton = label(h('button', { type: 'button', class: 'icon-button primary moments-new', onclick: () => editPost(null) }, '+'), 'moments.new', 'aria-label');
+  const listError = errorLine();
+  const empty = label(h('p', { class: 'empty', hidden: true }), 'moments.empty');
+  const list = h('ol', { class: 'list moments-list' });
+  label(list, 'moments.posts', 'aria-label');
+  const moreButton = label(h('button', { type: 'button', class: 'button moments-more', hidden: true, onclick: () => showMore() }), 'moments.more');
+  const listView = h('div', { class: 'moments-view moments-list-view' },
+    h('div', { class: 'toolbar' }, heading, newButton), listError, empty, list, moreButton);
+
+  // The detail screen.
+  const backButton = h('button', { type: 'button', class: 'moments-back', onclick: () => closeDetail() },
+    h('span', { 'aria-hidden': 'true' }, '‹ '), label(h('span'), 'back'));
+  const editButton = label(h('button', { type: 'button', class: 'moments-edit', onclick: () => editPost(post) }), 'edit');
+  const deleteButton = label(h('button', { type: 'button', class: 'moments-delete danger', onclick: () => deletePost() }), 'delete');
+  const detailError = errorLine();
+  const detailDate = h('h2', { class: 'moment-detail-date', tabindex: '-1' });
+  const detailText = h('p', { class: 'moment-detail-text' });
+  const detailGrid = h('div', { class: 'moment-grid' });
+  label(detailGrid, 'moments.photos', 'aria-label');
+  const detailView = h('div', { class: 'moments-view moments-detail-view', hidden: true },
+    h('div', { class: 'toolbar' }, backButton, h('div', { class: 'actions moments-detail-actions' }, editButton, deleteButton)),
+    detailError,
+    h('article', { class: 'card moment-detail' }, detailDate, detailText, detailGrid));
+  section.append(listView, detailView);
+
+  const cards = new Map(); // post id → {key, element}
+
+  function card(preview) {
+    const key = JSON.stringify([preview.displayDate, preview.excerpt, preview.thumbnails.map((image) => image.id), t('moments.post')]);
+    const known = cards.get(preview.id);
+    if (known?.key === key) return known.element;
+    const thumbnails = preview.thumbnails.slice(0, 2);
+    const button = h('button', { type: 'button', class: 'moment-card card', dataset: { id: preview.id }, onclick: () => open(preview.id) },
+      h('time', { class: 'moment-date', datetime: preview.createdAt }, preview.displayDate),
+      preview.excerpt ? h('span', { class: 'moment-excerpt', dir: 'auto' }, preview.excerpt) : null,
+      thumbnails.length
+        ? h('span', { class: `moment-thumbs count-${thumbnails.length}` }, thumbnails.map((image) => storedImage(rpc, image, { class: 'moment-thumb' })))
+        : null);
+    if (!preview.excerpt) button.setAttribute('aria-label', `${t('moments.post')} ${preview.displayDate}`);
+    const element = h('li', { dataset: { id: preview.id } }, button);
+    cards.set(preview.id, { key, element });
+    return element;
+  }
+
+  function renderList() {
+    const seen = new Set(previews.map((preview) => preview.id));
+    for (const id of cards.keys()) if (!seen.has(id)) cards.delete(id);
+    list.replaceChildren(...previews.map(card));
+    empty.hidden = previews.length > 0;
+    moreButton.hidden = !nextCursor;
+  }
+
+  function renderDetail() {
+    if (!post) return;
+    detailDate.textContent = post.displayDate;
+    detailText.textContent = post.text;
+    detailText.hidden = !post.text;
+    detailGrid.replaceChildren(...post.layout.map((row) => h('div', { class: `moment-row columns-${row.length}` },
+      row.map((index) => storedImage(rpc, post.images[index], {
+        class: 'moment-photo', alt: t('moments.photo', { n: index + 1, count: post.images.length }),
+      })))));
+    detailGrid.classList.toggle('single', post.images.length === 1);
+    detailGrid.hidden = post.images.length === 0;
+  }
+
+  /** The newest `count` previews, in the server's order, a page at a time. */
+  async function fetchPreviews(count) {
+    const items = [];
+    let cursor;
+    do {
+      const page = await rpc.call('diary.list', { limit: Math.min(500, count - items.length), ...(cursor ? { cursor } : {}) });
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor && items.length < count);
+    return { items, cursor };
+  }
+
+  let reloadFailed = false; // the error above the list is a failed reload's (a later one that works clears it)
+  async function reload(count = Math.max(PAGE, previews.length)) {
+    const mine = ++generation;
+    try {
+      const { items, cursor } = await fetchPreviews(count);
+      if (mine !== generation) return;
+      previews = items;
+      nextCursor = cursor;
+      if (reloadFailed) showError(listError, null);
+      reloadFailed = false;
+      renderList();
+    } catch (failure) {
+      if (mine !== generation) return;
+      showError(listError, failure);
+      reloadFailed = true;
+    }
+  }
+
+  async function showMore() {
+    moreButton.disabled = true;
+    await reload(previews.length + PAGE);
+    moreButton.disabled = false;
+  }
+
+  async function reloadDetail() {
+    if (!post) return;
+    const id = post.id;
+    try {
+      const fresh = await rpc.call('diary.get', { id });
+      if (post?.id !== id) return;
+      post = fresh;
+      showError(detailError, null);
+      renderDetail();
+    } catch (failure) {
+      if (post?.id !== id) return;
+      if (failure.reason === 'notFound') closeDetail();
+      else showError(detailError, failure);
+    }
+  }
+
+  const refresh = coalesce(() => Promise.all([reload(), reloadDetail()]));
+
+  function showDetail(next) {
+    post = next;
+    showError(detailError, null);
+    renderDetail();
+    listView.hidden = true;
+    detailView.hidden = false;
+    detailDate.focus();
+  }
+
+  function closeDetail() {
+    const id = post?.id;
+    post = null;
+    detailView.hidden = true;
+    listView.hidden = false;
+    const button = id && list.querySelector(`li[data-id="${CSS.escape(id)}"] button`);
+    if (button && !section.hidden) button.focus();
+  }
+
+  /** Shows the post `id` on the detail screen (from the list, or from search). */
+  async function open(id) {
+    showError(listError, null);
+    reloadFailed = false;
+    try {
+      showDetail(await rpc.call('diary.get', { id }));
+    } catch (failure) {
+      closeDetail();
+      showError(listError, failure);
+    }
+  }
+
+  async function deletePost() {
+    const target = post;
+    if (!target || !(await confirmDialog(t('moments.deleteQuestion'), t('delete'), t('cancel')))) return;
+    try {
+      await rpc.call('diary.delete', { id: target.id });
+      previews = previews.filter((preview) => preview.id !== target.id);
+      renderList();
+      if (post?.id === target.id) closeDetail();
+      newButton.focus();
+      reload();
+    } catch (failure) {
+      showError(detailError, failure);
+    }
+  }
+
+  /** The creation form (`existing` null) or the edit form of `existing`: text and up to four photos. */
+  function editPost(existing) {
+    // Each photo is {image} (already stored) or {data, type} (picked, sent as base64).
+    const photos = existing ? existing.images.map((image) => ({ image })) : [];
+    let reading = Promise.resolve();
+    let busy = false;
+    const title = existing ? t('moments.edit') : t('moments.new');
+    const text = h('textarea', { class: 'moment-text-input', rows: 8, autofocus: true, dir: 'auto', 'aria-label': t('moments.text'), placeholder: t('moments.placeholder') });
+    text.value = existing?.text ?? '';
+    const error = errorLine();
+    const picker = h('input', { type: 'file', accept: 'image/*', multiple: true, class: 'visually-hidden moment-file', 'aria-label': t('moments.addPhotos') });
+    const addTile = h('label', { class: 'moment-add-photo', title: t('moments.addPhotos') }, h('span', { 'aria-hidden': 'true' }, '+'), picker);
+    const photoList = h('ul', { class: 'list moment-picked', 'aria-label': t('moments.photos') });
+    const save = h('button', { type: 'submit', class: 'primary moment-save' }, t('save'));
+    const cancel = h('button', { type: 'button', class: 'moment-cancel', onclick: () => dialog.close() }, t('cancel'));
+    const form = h('form', { class: 'moment-form', novalidate: true },
+      h('div', { class: 'sheet-bar' }, cancel, h('h2', {}, title), save),
+      text, photoList, error);
+
+    function renderPhotos() {
+      photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
+        photo.image
+          ? storedImage(rpc, photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
+          : h('img', { src: `data:${photo.type};base64,${photo.data}`, alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
+        h('button', {
+          type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
+          onclick: () => { photos.splice(index, 1); renderPhotos(); picker.focus(); },
+        }, h('span', { 'aria-hidden': 'true' }, '×')))));
+      if (photos.length < PICKER_SLOTS) photoList.append(h('li', { class: 'moment-picked-add' }, addTile));
+    }
+
+    picker.addEventListener('change', () => {
+      const files = [...picker.files];
+      picker.value = '';
+      reading = reading.then(async () => {
+        for (const file of files) {
+          try {
+            photos.push({ data: await fileToBase64(file), type: file.type || 'application/octet-stream' });
+          } catch (failure) {
+            showError(error, failure);
+          }
+        }
+        renderPhotos();
+        if (photos.length >= PICKER_SLOTS) text.focus();
+      });
+    });
+
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (busy) return;
+      busy = true;
+      save.disabled = true;
+      form.setAttribute('aria-busy', 'true');
+      try {
+        await reading;
+        const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { data: photo.data }));
+        const saved = existing
+          ? await rpc.call('diary.update', { id: existing.id, text: text.value, images, ifRevision: existing.revision })
+          : await rpc.call('diary.create', { text: text.value, images });
+        dialog.close('saved');
+        if (existing && post?.id === saved.id) {
+          post = saved;
+          renderDetail();
+        }
+        reload();
+      } catch (failure) {
+        showError(error, failure);
+        text.focus();
+      } finally {
+        busy = false;
+        save.disabled = false;
+        form.removeAttribute('aria-busy');
+      }
+    });
+
+    renderPhotos();
+    openDialog(form, { label: title, className: 'moment-sheet' });
+    const dialog = form.closest('dialog');
+  }
+
+  return {
+    show() { refresh(); },
+    refresh,
+    changed(event) { if (event.domain === 'diary') refresh(); },
+    open,
+    translate() {
+      for (const [element, key, attribute] of labels) {
+        if (attribute) element.setAttribute(attribute, t(key));
+        else element.textContent = t(key);
+      }
+      renderList();
+      renderDetail();
+    },
+  };
 }

@@ -1,0 +1,196 @@
+"""Moments in a real Chromium, as the original diary's flows go: write a post with a photo from disk, see it in
+the feed (date, five-line excerpt, two thumbnails side by side), open it, edit and save, have an empty post
+refused in the session's language, delete with confirmation."""
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+import zlib
+
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from satchel_client import Satchel
+
+APP = "section[data-app='moments']"
+
+
+def png(width: int, height: int, colour: tuple[int, int, int]) -> bytes:
+    """A PNG of `colour` fading to white from left to right."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    line = bytearray()
+    for x in range(width):
+        line += bytes(c + (255 - c) * x // width for c in colour)
+    raw = b"".join(b"\x00" + bytes(line) for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def as_phone(page) -> None:
+    """Shows the page as a 390 px wide phone screen does (a headless window cannot be made that narrow)."""
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    page.wait_until(lambda: page.driver.execute_script("return window.innerWidth") == 390)
+
+
+def stored(bridge):
+    """The posts as another process sees them: full posts, newest first."""
+    with Satchel(db=bridge.db) as s:
+        return [s.diary.get(id=item["id"]) for item in s.diary.list()["items"]]
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def thumbnails_loaded(page, card) -> bool:
+    return page.driver.execute_script(
+        "return [...arguments[0].querySelectorAll('img.moment-thumb')]"
+        ".every(img => img.src.startsWith('data:image/png') && img.complete && img.naturalWidth > 0)", card)
+
+
+def test_a_post_is_written_read_edited_refused_when_empty_and_deleted(page, tmp_path):
+    sunrise = tmp_path / "sunrise.png"
+    sunrise.write_bytes(png(120, 90, (230, 120, 40)))
+    photos = []
+    for name, colour in (("lake", (40, 110, 200)), ("forest", (30, 140, 70)), ("tent", (170, 60, 160))):
+        path = tmp_path / f"{name}.png"
+        path.write_bytes(png(90, 90, colour))
+        photos.append(path)
+
+    page.open("moments")
+    page.wait_for(f"{APP} .empty")
+
+    # Create: "+" opens the form, the text is typed, a photo is picked from disk.
+    page.click(f"{APP} button[aria-label='New post']")
+    page.wait_for("dialog textarea")
+    assert page.driver.switch_to.active_element.tag_name == "textarea"
+    page.driver.switch_to.active_element.send_keys("Sunrise over the lake")
+    page.find("dialog input[type='file']").send_keys(str(sunrise))
+    page.wait_for("dialog .moment-picked-photo img")
+    page.screenshot("moments-create-1280")
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog")
+
+    (first,) = stored(page.bridge)
+    assert first["text"] == "Sunrise over the lake"
+    assert [image["sha256"] for image in first["images"]] == [digest(sunrise)]
+    card = page.wait_for(f"{APP} .moment-card")
+    assert re.fullmatch(r"\d\d/\d\d/\d{4} \d\d:\d\d", first["displayDate"])
+    assert card.find_element("css selector", "time").text == first["displayDate"]
+    assert card.find_element("css selector", ".moment-excerpt").text == "Sunrise over the lake"
+    page.wait_until(lambda: thumbnails_loaded(page, card), message="the thumbnail shows the picked photo")
+
+    # A long post with three photos: the feed cuts it to five lines with "…" and shows two photos side by side.
+    lines = [f"Day {n}: walked along the shore and counted the boats" for n in range(1, 9)]
+    page.click(f"{APP} button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("\n".join(lines))
+    page.find("dialog input[type='file']").send_keys("\n".join(str(path) for path in photos))
+    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo img")) == 3)
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog")
+    page.wait_until(lambda: len(page.find_all(f"{APP} .moment-card")) == 2)
+    long_post, _ = stored(page.bridge)
+    assert long_post["text"] == "\n".join(lines)
+    assert [image["sha256"] for image in long_post["images"]] == [digest(path) for path in photos]
+    newest = page.find_all(f"{APP} .moment-card")[0]
+    assert newest.get_attribute("data-id") == long_post["id"]
+    assert newest.find_element("css selector", ".moment-excerpt").text == "\n".join(lines[:5]) + "…"
+    thumbs = newest.find_elements("css selector", "img.moment-thumb")
+    assert len(thumbs) == 2
+    assert thumbs[0].location["y"] == thumbs[1].location["y"] and thumbs[0].location["x"] < thumbs[1].location["x"]
+    page.wait_until(lambda: thumbnails_loaded(page, newest))
+    page.screenshot("moments-list-1280")
+
+    # The detail screen: the whole text and the photo grid of `layout` (two above, one across below).
+    newest.click()
+    detail = page.wait_for(f"{APP} .moment-detail")
+    assert page.find(f"{APP} .moments-list-view").is_displayed() is False
+    assert page.find(f"{APP} .moment-detail-date").text == long_post["displayDate"]
+    assert page.find(f"{APP} .moment-detail-text").text == "\n".join(lines)
+    assert long_post["layout"] == [[0, 1], [2]]
+    rows = detail.find_elements("css selector", ".moment-row")
+    assert [len(row.find_elements("css selector", "img")) for row in rows] == [2, 1]
+    top_left, top_right = rows[0].find_elements("css selector", "img")
+    bottom = rows[1].find_element("css selector", "img")
+    assert abs(bottom.size["width"] - (top_right.location["x"] + top_right.size["width"] - top_left.location["x"])) <= 2
+    assert [img.get_attribute("data-image-id") for row in rows for img in row.find_elements("css selector", "img")] \
+        == [image["id"] for image in long_post["images"]]
+    page.wait_until(lambda: page.driver.execute_script(
+        "return [...document.querySelectorAll('.moment-photo')].every(img => img.complete && img.naturalWidth > 0)"))
+    page.screenshot("moments-detail-1280")
+
+    # Edit: the same form, filled in; Save updates the detail and the feed.
+    page.click(f"{APP} button.moments-edit")
+    text = page.wait_for("dialog textarea")
+    assert text.get_attribute("value") == "\n".join(lines)
+    assert len(page.find_all("dialog .moment-picked-photo img")) == 3
+    text.send_keys(Keys.CONTROL, "a")
+    text.send_keys("Two days at the lake.\nBoats everywhere.")
+    page.click("dialog button[aria-label='Remove photo 3']")
+    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo")) == 2)
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog")
+    page.wait_until(lambda: page.find(f"{APP} .moment-detail-text").text == "Two days at the lake.\nBoats everywhere.")
+    assert [len(row.find_elements("css selector", "img")) for row in page.find_all(f"{APP} .moment-row")] == [2]
+    edited = stored(page.bridge)[0]
+    assert edited["text"] == "Two days at the lake.\nBoats everywhere."
+    assert [image["sha256"] for image in edited["images"]] == [digest(path) for path in photos[:2]]
+    assert edited["revision"] == 2 and edited["createdAt"] == long_post["createdAt"]
+    page.click(f"{APP} button.moments-back")
+    page.wait_for(f"{APP} .moments-list-view")
+    page.wait_until(lambda: page.find(f"{APP} .moment-card .moment-excerpt").text == "Two days at the lake.\nBoats everywhere.")
+
+    # An empty post is refused with the server's message, in the form, and what was typed stays.
+    page.click(f"{APP} button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("   ")
+    page.click("dialog button.moment-save")
+    alert = page.wait_for("dialog [role='alert']")
+    assert alert.text == "A post needs some text or at least one photo"
+    assert page.find("dialog textarea").get_attribute("value") == "   "
+    page.click("dialog button.moment-cancel")
+    page.wait_gone("dialog")
+
+    Select(page.find("#language")).select_by_value("ru")
+    page.click(f"{APP} button[aria-label='Новый пост']")
+    page.wait_for("dialog textarea").send_keys("\n")
+    page.click("dialog button.moment-save")
+    alert = page.wait_for("dialog [role='alert']")
+    assert alert.text == "В посте должен быть текст или хотя бы одна фотография"
+    assert page.find("dialog textarea").get_attribute("value") == "\n"
+    page.screenshot("moments-empty-refused-ru-1280")
+    page.find("dialog textarea").send_keys(Keys.ESCAPE)
+    page.wait_gone("dialog")
+    assert len(stored(page.bridge)) == 2
+
+    # Delete asks first: "Отмена" keeps the post, "Удалить" deletes it and returns to the feed.
+    page.find_all(f"{APP} .moment-card")[1].click()
+    page.wait_until(lambda: page.find(f"{APP} .moment-detail-text").text == "Sunrise over the lake")
+    page.click(f"{APP} button.moments-delete")
+    question = page.wait_for("dialog.sheet .confirm")
+    assert "Удалить этот пост?" in question.text
+    page.click("dialog.sheet .confirm button[value='no']")
+    page.wait_gone("dialog")
+    assert page.find(f"{APP} .moment-detail").is_displayed()
+    assert len(stored(page.bridge)) == 2
+    page.click(f"{APP} button.moments-delete")
+    page.click("dialog.sheet .confirm button[value='yes']")
+    page.wait_for(f"{APP} .moments-list-view")
+    page.wait_until(lambda: len(page.find_all(f"{APP} .moment-card")) == 1)
+    assert [post["id"] for post in stored(page.bridge)] == [edited["id"]]
+
+    # A phone's width: the feed and the detail still fit.
+    as_phone(page)
+    assert page.driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot("moments-list-390")
+    page.find(f"{APP} .moment-card").send_keys(Keys.ENTER)
+    page.wait_for(f"{APP} .moment-detail")
+    page.wait_until(lambda: page.driver.execute_script(
+        "return [...document.querySelectorAll('.moment-photo')].every(img => img.complete && img.naturalWidth > 0)"))
+    assert page.driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot("moments-detail-390")
+
+    assert page.console_errors() == []
