@@ -23,6 +23,8 @@ class Editor:
         argv = [shutil.which("nvim") or "nvim", "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n",
                 "--cmd", f"set rtp^={PLUGIN}", "--cmd", "set noswapfile shortmess+=F"]
         self.nvim = pynvim.attach("child", argv=argv)
+        # A screen, as a person has: prompts (confirm, input) then wait for keys instead of answering alone.
+        self.nvim.ui_attach(120, 40, rgb=True)
         self.nvim.command("runtime plugin/satchel.lua")
         options = {"cmd": [find_binary()], "db": str(db)}
         if locale:
@@ -57,6 +59,12 @@ class Editor:
     def keys(self, keys: str) -> None:
         """Types ``keys`` as a user does (key notation such as <CR> and <Esc> understood)."""
         self.nvim.input(keys)
+
+    def answer(self, keys: str, timeout: float = 10.0) -> None:
+        """Waits for a prompt (confirm, input), which drops keys typed ahead of it, then answers it."""
+        self.wait(lambda: self.nvim.api.get_mode()["blocking"], timeout, "a prompt")
+        self.nvim.input(keys)
+        self.wait(lambda: not self.nvim.api.get_mode()["blocking"], timeout, "the prompt answered")
 
     def satchel_pid(self) -> int | None:
         return self.nvim.exec_lua("return require('satchel.rpc').pid()")

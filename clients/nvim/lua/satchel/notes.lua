@@ -43,8 +43,8 @@ end
 
 local function render_list(bufnr)
   all_notes(function(notes)
-    if not vim.api.nvim_buf_is_loaded(bufnr) then
-      return
+    if not vim.api.nvim_buf_is_loaded(bufnr) or vim.bo[bufnr].modified then
+      return -- unsaved moves or deletions in the list are the user's: they stay until :w
     end
     local lines = vim.tbl_map(line_of, notes)
     buffer.set_lines(bufnr, lines)

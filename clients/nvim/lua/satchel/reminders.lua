@@ -15,10 +15,18 @@ local rows = {}
 
 local PREFIX = { [true] = '[x] ', [false] = '[ ] ' }
 
-local function render(bufnr, focus, insert)
+local function typing()
+  return vim.api.nvim_get_mode().mode:sub(1, 1) == 'i'
+end
+
+-- `from_change`: a refresh for a change made elsewhere, which never replaces a title being typed.
+local function render(bufnr, focus, insert, from_change)
   rpc.request('reminders.list', { limit = 500 }, function(err, result)
     if err then
       return satchel.fail(err)
+    end
+    if from_change and (typing() or vim.bo[bufnr].modified) then
+      return
     end
     local lines, map = {}, {}
     for _, reminder in ipairs(result.items) do
@@ -212,10 +220,8 @@ function M.open(focus)
       end,
     })
     buffer.register(bufnr, { 'reminders' }, function()
-      render(bufnr)
-    end, function()
-      return vim.api.nvim_get_mode().mode:sub(1, 1) == 'i'
-    end)
+      render(bufnr, nil, false, true)
+    end, typing)
   end
   render(bufnr, focus)
 end

@@ -1,0 +1,110 @@
+"""ENotes in a real Neovim: the list with colours, a note as a buffer saved with :w (and a conflict shown
+instead of overwritten), new notes, reordering and deleting by editing the list."""
+from __future__ import annotations
+
+from satchel_client import Satchel
+
+
+def test_the_list_shows_titles_deadlines_and_colours_and_opens_a_note(editor):
+    with Satchel(db=editor.db) as s:
+        green = s.notes.create(title="Groceries", content="milk\nbread",
+                               color={"hue": 0.33, "saturation": 0.4, "brightness": 1},
+                               deadline="2026-12-24T18:00:00+01:00")
+        s.notes.create(title="Plain")
+    editor.nvim.command("Satchel notes")
+    editor.wait(lambda: len(editor.lines()) == 2)
+    first, second = editor.lines()
+    assert first == f"{green['id']} Groceries  ⏰ 2026-12-24 17:00 UTC"
+    assert second.endswith(" Plain")
+    marks = editor.nvim.exec_lua("""
+        local ns = vim.api.nvim_get_namespaces().satchel_notes
+        return vim.tbl_map(function(m) return m[4].hl_group end,
+          vim.api.nvim_buf_get_extmarks(0, ns, 0, -1, {details = true}))""")
+    assert marks == ["SatchelNote9BFF99", "SatchelNoteFFFFFF"]
+    assert editor.nvim.exec_lua("return vim.api.nvim_get_hl_by_name('SatchelNote9BFF99', true).background") == 0x9BFF99
+    editor.keys("gg<CR>")
+    editor.wait(lambda: editor.nvim.current.buffer.name == f"satchel://notes/{green['id']}")
+    editor.wait_lines(["Groceries", "", "milk", "bread"])
+
+    editor.keys("Goeggs<Esc>:w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as s:
+        saved = s.notes.get(id=green["id"])
+    assert saved["content"] == "milk\nbread\neggs" and saved["revision"] == 2
+
+
+def test_a_write_that_conflicts_shows_both_versions_and_keeps_what_was_typed(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="v1")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "v1"])
+    editor.keys("Gccmine<Esc>")
+    editor.wait(lambda: editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as other:  # meanwhile, elsewhere
+        other.notes.update(id=note["id"], content="theirs")
+    editor.keys(":w<CR>")
+    editor.wait(lambda: len(editor.nvim.windows) == 2, message="theirs in a split")
+    names = sorted(w.buffer.name for w in editor.nvim.windows)
+    assert names == [f"satchel://notes/{note['id']}", f"satchel://notes/{note['id']}/theirs"]
+    theirs = next(w.buffer for w in editor.nvim.windows if w.buffer.name.endswith("/theirs"))
+    assert theirs[:] == ["Plan", "", "theirs"]
+    assert editor.lines() == ["Plan", "", "mine"] and editor.nvim.current.buffer.options["modified"]
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "theirs"  # nothing was overwritten
+    assert any("revision 2" in message for message, _ in editor.notifications())
+    editor.keys(":w<CR>")  # having seen theirs, a second :w keeps mine
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "mine"
+
+
+def test_a_new_note_and_a_failed_save_that_loses_nothing(editor_factory, tmp_path):
+    editor = editor_factory(locale="ru")
+    editor.nvim.command("Satchel note new")
+    editor.keys("i   <Esc>:w<CR>")
+    editor.wait(lambda: editor.notifications(), message="an error")
+    message, level = editor.notifications()[-1]
+    assert level == 4 and any("а" <= ch <= "я" for ch in message.lower())  # ERROR, in Russian
+    assert editor.lines() == ["   "] and editor.nvim.current.buffer.options["modified"]
+    editor.keys("ggdGiShopping<CR><CR>list<Esc>:w<CR>")
+    editor.wait(lambda: editor.nvim.current.buffer.name.startswith("satchel://notes/note_"))
+    with Satchel(db=editor.db) as s:
+        (note,) = s.notes.list()["items"]
+    assert (note["title"], note["content"]) == ("Shopping", "list")
+
+
+def test_reorder_by_moving_lines_and_delete_with_a_confirmation(editor):
+    with Satchel(db=editor.db) as s:
+        for title in ("one", "two", "three"):
+            s.notes.create(title=title)
+    editor.nvim.command("Satchel notes")
+    editor.wait(lambda: len(editor.lines()) == 3)
+    editor.keys("Gddggp:w<CR>")  # three moves below one: one, three, two
+    editor.wait(lambda: [line.split(" ", 1)[1] for line in editor.lines()] == ["one", "three", "two"])
+    with Satchel(db=editor.db) as s:
+        assert [n["title"] for n in s.notes.list()["items"]] == ["one", "three", "two"]
+    editor.keys("ggdd:w<CR>")
+    editor.answer("n")  # the confirmation: no
+    with Satchel(db=editor.db) as s:
+        assert len(s.notes.list()["items"]) == 3
+    assert editor.nvim.current.buffer.options["modified"]  # the deletion waits in the buffer
+    editor.keys(":w<CR>")
+    editor.answer("y")
+    editor.wait(lambda: [line.split(" ", 1)[1] for line in editor.lines()] == ["three", "two"])
+    with Satchel(db=editor.db) as s:
+        assert [n["title"] for n in s.notes.list()["items"]] == ["three", "two"]
+
+
+def test_a_change_from_another_process_refreshes_an_open_buffer(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Shared", content="first")
+    editor.nvim.command("Satchel notes")
+    editor.wait(lambda: len(editor.lines()) == 1)
+    editor.nvim.command(f"split satchel://notes/{note['id']}")
+    editor.wait_lines(["Shared", "", "first"])
+    with Satchel(db=editor.db) as other:
+        other.notes.update(id=note["id"], content="second")
+        other.notes.create(title="Another")
+    editor.wait_lines(["Shared", "", "second"])
+    notes_list = next(w.buffer for w in editor.nvim.windows if w.buffer.name == "satchel://notes")
+    editor.wait(lambda: len(notes_list[:]) == 2)
