@@ -20,6 +20,7 @@ class Editor:
 
     def __init__(self, db: pathlib.Path, locale: str | None = None) -> None:
         self.db = db
+        self.closed = False
         argv = [shutil.which("nvim") or "nvim", "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n",
                 "--cmd", f"set rtp^={PLUGIN}", "--cmd", "set noswapfile shortmess+=F"]
         self.nvim = pynvim.attach("child", argv=argv)
@@ -62,17 +63,22 @@ class Editor:
 
     def answer(self, keys: str, timeout: float = 10.0) -> None:
         """Waits for a prompt (confirm, input), which drops keys typed ahead of it, then answers it."""
-        self.wait(lambda: self.nvim.api.get_mode()["blocking"], timeout, "a prompt")
+        prompting = lambda: self.nvim.api.get_mode()["blocking"] or self.nvim.api.get_mode()["mode"] == "c"
+        self.wait(prompting, timeout, "a prompt")
         self.nvim.input(keys)
-        self.wait(lambda: not self.nvim.api.get_mode()["blocking"], timeout, "the prompt answered")
+        self.wait(lambda: not prompting(), timeout, "the prompt answered")
 
     def satchel_pid(self) -> int | None:
         return self.nvim.exec_lua("return require('satchel.rpc').pid()")
 
     def quit(self) -> None:
+        """:qa! as a user leaves (VimLeavePre ends satchel), once."""
+        if self.closed:
+            return
+        self.closed = True
         try:
             self.nvim.command("qa!")
-        except (OSError, pynvim.NvimError, EOFError):
+        except Exception:  # the editor is gone with its channel: that is the point
             pass
         try:
             self.nvim.close()

@@ -27,3 +27,46 @@ def test_a_list_typed_with_return_and_the_empty_one_cleaned_up(editor):
     editor.keys("x")
     editor.wait_lines(["[x] Milk", "[ ] Bread"])
     assert titles(editor.db) == [("Milk", True), ("Bread", False)]
+
+
+def test_o_and_O_insert_below_and_above_and_the_memo_shows_under_its_reminder(editor):
+    with Satchel(db=editor.db) as s:
+        first = s.reminders.add(title="First", memo="with a memo")["reminder"]
+        s.reminders.add(title="Last")
+        s.reminders.endEditing()
+    editor.nvim.command("Satchel reminders")
+    editor.wait_lines(["[ ] First", "    with a memo", "[ ] Last"])
+    editor.nvim.current.window.cursor = (1, 0)
+    editor.keys("o")
+    editor.wait_lines(["[ ] First", "    with a memo", "[ ] ", "[ ] Last"])
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    assert editor.nvim.current.window.cursor[0] == 3
+    editor.keys("Between<Esc>")
+    editor.wait_lines(["[ ] First", "    with a memo", "[ ] Between", "[ ] Last"])
+    editor.keys("ggO")
+    editor.wait_lines(["[ ] ", "[ ] First", "    with a memo", "[ ] Between", "[ ] Last"])
+    editor.keys("Top<Esc>")
+    editor.wait_lines(["[ ] Top", "[ ] First", "    with a memo", "[ ] Between", "[ ] Last"])
+    assert titles(editor.db) == [("Top", False), ("First", False), ("Between", False), ("Last", False)]
+    with Satchel(db=editor.db) as s:
+        assert s.reminders.get(id=first["id"])["memo"] == "with a memo"
+    editor.nvim.current.window.cursor = (4, 0)
+    editor.keys("D")
+    editor.wait_lines(["[ ] Top", "[ ] First", "    with a memo", "[ ] Last"])
+
+
+def test_two_editors_on_one_database_see_each_other_and_keep_their_own_editing(editor_factory, tmp_path):
+    db = tmp_path / "shared.sqlite"
+    left, right = editor_factory(db), editor_factory(db)
+    for editor in (left, right):
+        editor.nvim.command("Satchel reminders")
+        editor.wait(lambda e=editor: e.nvim.current.buffer.name == "satchel://reminders")
+    left.keys("o")
+    left.wait_lines(["[ ] "])
+    left.keys("From the left<Esc>")
+    right.wait_lines(["[ ] From the left"])  # refreshed by the change feed
+    right.keys("o")
+    right.wait(lambda: right.nvim.api.get_mode()["mode"] == "i")
+    right.keys("From the right<Esc>")
+    left.wait_lines(["[ ] From the left", "[ ] From the right"])
+    assert titles(db) == [("From the left", False), ("From the right", False)]

@@ -7,6 +7,7 @@ local i18n = require('satchel.i18n')
 
 local M = {}
 local NAME = 'satchel://diary'
+local starts_of = {} -- bufnr -> {[line where a post starts] = its id}
 
 local function human(bytes)
   if bytes >= 1048576 then
@@ -29,13 +30,13 @@ local function render_list(bufnr)
       end
       table.insert(lines, '')
     end
-    vim.b[bufnr].satchel_starts = starts
+    starts_of[bufnr] = starts
     buffer.set_lines(bufnr, lines)
   end)
 end
 
 local function post_at_cursor(bufnr)
-  local starts = vim.b[bufnr].satchel_starts or {}
+  local starts = starts_of[bufnr] or {}
   for line = vim.api.nvim_win_get_cursor(0)[1], 1, -1 do
     if starts[line] then
       return starts[line]
@@ -138,8 +139,10 @@ function M.new()
         return satchel.fail(err) -- the buffer keeps its text
       end
       vim.bo[bufnr].modified = false
-      vim.cmd('edit satchel://diary/' .. post.id)
-      vim.api.nvim_buf_delete(bufnr, { force = true })
+      vim.schedule(function() -- outside this autocommand, so that the post's BufReadCmd runs
+        vim.cmd('edit satchel://diary/' .. post.id)
+        vim.api.nvim_buf_delete(bufnr, { force = true })
+      end)
     end,
   })
 end

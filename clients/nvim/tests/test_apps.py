@@ -1,0 +1,132 @@
+"""Diary, messages, board, search and health in a real Neovim, and the server's lifetime with the editor."""
+from __future__ import annotations
+
+import base64
+import os
+import signal
+import time
+
+from conftest import alive
+from satchel_client import Satchel
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+)
+
+
+def test_diary_previews_a_whole_post_its_images_and_a_new_post(editor, tmp_path):
+    photo = tmp_path / "sea.png"
+    photo.write_bytes(PNG)
+    opened = tmp_path / "opened.txt"
+    viewer = tmp_path / "viewer"
+    viewer.write_text(f"#!/bin/sh\ncp \"$1\" {tmp_path}/copy.png\necho \"$1\" > {opened}\n")
+    viewer.chmod(0o755)
+    editor.nvim.exec_lua("require('satchel').options.open_cmd = {...}", str(viewer))
+    with Satchel(db=editor.db) as s:
+        s.diary.create(text="older")
+        post = s.diary.create(text="\n".join(f"line {n}" for n in range(1, 9)), images=[{"path": str(photo)}])
+    editor.nvim.command("Satchel diary")
+    editor.wait(lambda: len(editor.lines()) > 3)
+    lines = editor.lines()
+    assert lines[0].startswith(post["displayDate"]) and "1 photo" in lines[0]
+    assert lines[1:7] == ["  line 1", "  line 2", "  line 3", "  line 4", "  line 5…", ""]
+    assert lines[8] == "  older"
+    editor.keys("gg<CR>")
+    editor.wait(lambda: editor.nvim.current.buffer.name == f"satchel://diary/{post['id']}")
+    editor.wait(lambda: len(editor.lines()) > 2)
+    assert editor.lines()[1] == f"[1] image/png 2x1 {len(PNG)} B  (gx: open)"
+    assert editor.lines()[3:] == [f"line {n}" for n in range(1, 9)]
+    editor.keys("2Ggx")
+    editor.wait(lambda: opened.exists() and (tmp_path / "copy.png").exists())
+    assert (tmp_path / "copy.png").read_bytes() == PNG
+
+    editor.nvim.command("Satchel diary new")
+    editor.keys("iA new day<Esc>:w<CR>")
+    editor.wait(lambda: editor.nvim.eval("bufname()").startswith("satchel://diary/post_"))
+    with Satchel(db=editor.db) as s:
+        assert s.diary.list()["items"][0]["excerpt"] == "A new day"
+
+
+def test_messages_newest_at_the_bottom_load_earlier_until_the_end_and_send(editor):
+    with Satchel(db=editor.db) as s:
+        s.messages.send(text="hello")
+    editor.nvim.command("Satchel messages")
+    editor.wait(lambda: editor.lines()[-1].endswith("Me: hello"))
+    assert editor.nvim.current.window.cursor[0] == len(editor.lines())
+    editor.keys("L")
+    editor.wait(lambda: len(editor.lines()) == 21)
+    assert editor.lines()[-1].endswith("Me: hello")
+    editor.keys("gg")  # moving to the top loads again: the sample feed has ended
+    editor.wait(lambda: any("No more messages" in m for m, _ in editor.notifications()))
+    editor.keys("i")
+    editor.answer("See you<CR>")
+    editor.wait(lambda: editor.lines()[-1].endswith("Me: See you"))
+    with Satchel(db=editor.db) as s:
+        assert s.messages.list(limit=1)["items"][0]["text"] == "See you"
+
+
+def test_board_votes_and_sorts(editor):
+    with Satchel(db=editor.db) as s:
+        apple = s.board.create(title="Apple")
+        s.board.create(title="Banana")
+        s.board.vote(id=apple["id"], direction="down")
+    editor.nvim.command("Satchel board title")
+    editor.wait_lines(["     -1  Apple", "     +0  Banana"])
+    editor.keys("j+")
+    editor.wait_lines(["     -1  Apple", "▲    +1  Banana"])
+    editor.keys("gg+")  # Apple: +1 from this voter, -1 from before
+    editor.wait(lambda: editor.lines()[0] == "▲    +0  Apple")
+    editor.nvim.command("Satchel board votes")
+    editor.wait_lines(["▲    +1  Banana", "▲    +0  Apple"])
+    editor.keys("gg-")
+    editor.wait_lines(["▲    +0  Apple", "▼    -1  Banana"])
+    editor.keys("s")  # votes -> title
+    editor.wait(lambda: editor.lines()[0].endswith("Apple"))
+    with Satchel(db=editor.db) as s:
+        assert {p["title"]: p["votes"] for p in s.board.list()["items"]} == {"Apple": 0, "Banana": -1}
+
+
+def test_search_fills_the_quickfix_list_and_each_entry_opens_its_item(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Kyoto trip", content="maples")
+        s.board.create(title="Kyoto ramen")
+    editor.nvim.command("Satchel search kyoto")
+    editor.wait(lambda: len(editor.nvim.exec_lua("return vim.fn.getqflist()")) == 2)
+    texts = [item["text"] for item in editor.nvim.exec_lua("return vim.fn.getqflist()")]
+    assert any(text.startswith("[notes] Kyoto trip") for text in texts)
+    index = next(i for i, text in enumerate(texts) if text.startswith("[notes]")) + 1
+    editor.nvim.command(f"cc {index}")
+    editor.wait(lambda: editor.nvim.current.buffer.name == f"satchel://notes/{note['id']}")
+    editor.wait_lines(["Kyoto trip", "", "maples"])
+
+
+def test_checkhealth_reports_the_binary_version_database_and_protocol(editor):
+    editor.nvim.command("checkhealth satchel")
+    text = "\n".join(editor.lines())
+    assert "binary: " in text and "version: " in text and str(editor.db) in text and "ping answered" in text
+    assert "ERROR" not in text
+
+
+def test_no_satchel_outlives_its_editor_and_a_dead_one_is_reported_and_restarted(editor_factory):
+    editor = editor_factory()
+    editor.nvim.command("Satchel reminders")
+    editor.wait(lambda: editor.satchel_pid())
+    first = editor.satchel_pid()
+    os.kill(first, signal.SIGKILL)
+    editor.wait(lambda: any("exited" in m for m, _ in editor.notifications()))
+    editor.nvim.command("Satchel board")
+    editor.wait(lambda: editor.satchel_pid() not in (None, first))
+    second = editor.satchel_pid()
+    editor.quit()
+    deadline = time.monotonic() + 5
+    while alive(second) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(second)
+
+
+def test_errors_come_in_the_sessions_language(editor_factory):
+    editor = editor_factory(locale="ja")
+    editor.nvim.command("edit satchel://notes/note_missing")
+    editor.wait(lambda: editor.notifications())
+    message, level = editor.notifications()[-1]
+    assert level == 4 and "note_missing" in message and any(ord(ch) > 0x3000 for ch in message)
