@@ -109,3 +109,13 @@ def test_the_banner_shows_while_the_satchel_is_gone(bridge, page):
     os.kill(pid, signal.SIGKILL)
     page.wait_until(lambda: page.driver.execute_script("return statuses").count("hidden") >= 1, timeout=15)
     assert page.driver.execute_script("return statuses")[0] == "shown"
+
+
+def test_two_bridges_in_one_browser_each_keep_their_token(bridge_factory, page_factory):
+    first, second = bridge_factory(), bridge_factory()
+    page = page_factory(on=first).open()
+    page.driver.get(second.url)
+    page.wait_for("body[data-state='ready']")
+    page.driver.get(first.origin + "/#board")  # the first bridge's cookie was not overwritten
+    page.wait_for("body[data-state='ready']")
+    page.wait_for("section[data-app='board']:not([hidden])")

@@ -117,7 +117,7 @@ def ws_headers(bridge, origin: str | None = "own", cookie: str | None = None) ->
     if origin is not None:
         headers["Origin"] = bridge.origin if origin == "own" else origin
     if cookie is not None:
-        headers["Cookie"] = f"satchel_token={cookie}"
+        headers["Cookie"] = f"satchel_token_{bridge.port}={cookie}"
     return headers
 
 
@@ -209,7 +209,7 @@ def test_without_the_token_every_route_is_403_and_reached_nothing(bridge, run):
         assert 0 < len(body) < 100 and "Forbidden" in body
         assert headers["Content-Security-Policy"] == CSP
         assert "Set-Cookie" not in headers
-    status, _, _ = get(bridge, "/", {"Cookie": f"satchel_token={wrong}"})
+    status, _, _ = get(bridge, "/", {"Cookie": f"satchel_token_{bridge.port}={wrong}"})
     assert status == 403
 
     async def sockets() -> None:
@@ -225,11 +225,11 @@ def test_the_token_sets_a_cookie_that_then_suffices(bridge, run):
     status, headers, _ = get(bridge, f"/?{token(bridge)}")
     assert status != 403
     cookie = headers["Set-Cookie"]
-    assert cookie.startswith(f"satchel_token={bridge.token};")
+    assert cookie.startswith(f"satchel_token_{bridge.port}={bridge.token};")
     attributes = {part.strip().lower() for part in cookie.split(";")[1:]}
     assert {"httponly", "path=/", "samesite=strict"} <= attributes
 
-    status, headers, _ = get(bridge, "/", {"Cookie": f"satchel_token={bridge.token}"})
+    status, headers, _ = get(bridge, "/", {"Cookie": f"satchel_token_{bridge.port}={bridge.token}"})
     assert status != 403
     assert "Set-Cookie" not in headers
 

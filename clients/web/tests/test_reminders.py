@@ -256,7 +256,7 @@ def test_what_is_typed_while_satchel_restarts_is_kept(bridge, page, store):
     # The satchel dies while the new reminder is still empty on its side; the user goes on typing.
     (pid,) = bridge.satchel_pids()
     os.kill(pid, signal.SIGKILL)
-    page.driver.switch_to.active_element.send_keys("Eggs")
+    ActionChains(page.driver).send_keys("Eggs").perform()  # to whatever has the focus, as a keyboard does
     page.wait_until(lambda: page.driver.execute_script("return document.body.dataset.connection") == "ready"
                     and bridge.satchel_pids() not in ([], [pid]), timeout=15)
 

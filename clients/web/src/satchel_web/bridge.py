@@ -46,7 +46,7 @@ from satchel_client import AsyncSatchel, SatchelError, ServerExited
 LOG = logging.getLogger("satchel.web")
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
-COOKIE = "satchel_token"
+COOKIE = "satchel_token_{port}"  # named by port: two bridges on one machine keep a cookie each
 CSP = ("default-src 'self'; img-src 'self' data: blob: http: https:; connect-src 'self'; "
        "style-src 'self' 'unsafe-inline'")
 SECURITY_HEADERS = {
@@ -153,9 +153,14 @@ class Guard:
             return "a WebSocket needs an Origin"
         if origin is not None and origin.lower() not in self.origins():
             return "foreign Origin"
-        if not (self.matches(request.query.get("token")) or self.matches(request.cookies.get(COOKIE))):
+        if not (self.matches(request.query.get("token")) or self.matches(request.cookies.get(self.cookie))):
             return "missing or wrong token"
         return None
+
+    @property
+    def cookie(self) -> str:
+        """The cookie that carries the token: cookies ignore ports, so its name holds this bridge's."""
+        return COOKIE.format(port=self.port)
 
     def matches(self, candidate: str | None) -> bool:
         """Whether ``candidate`` is the token, compared in constant time."""
@@ -174,7 +179,7 @@ def guard_middleware(guard: Guard) -> Callable[..., Awaitable[web.StreamResponse
             return web.Response(status=403, text=f"403 Forbidden: {reason}\n")
         response = await handler(request)
         if guard.matches(request.query.get("token")) and not response.prepared:
-            response.set_cookie(COOKIE, guard.token, path="/", httponly=True, samesite="Strict")
+            response.set_cookie(guard.cookie, guard.token, path="/", httponly=True, samesite="Strict")
         return response
 
     return middleware
