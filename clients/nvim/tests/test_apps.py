@@ -130,3 +130,18 @@ def test_errors_come_in_the_sessions_language(editor_factory):
     editor.wait(lambda: editor.notifications())
     message, level = editor.notifications()[-1]
     assert level == 4 and "note_missing" in message and any(ord(ch) > 0x3000 for ch in message)
+
+
+def test_help_has_tags_for_every_app(editor, tmp_path):
+    import shutil
+
+    from conftest import PLUGIN
+
+    shutil.copytree(PLUGIN / "doc", tmp_path / "doc")
+    editor.nvim.command(f"set rtp^={tmp_path}")
+    editor.nvim.command(f"helptags {tmp_path / 'doc'}")
+    for tag in ("satchel", "satchel.setup()", ":Satchel", "satchel-notes", "satchel-reminders", "satchel-diary",
+                "satchel-messages", "satchel-board", "satchel-search", "satchel-health"):
+        editor.nvim.command(f"help {tag}")
+        assert editor.nvim.eval("&filetype") == "help"
+        editor.nvim.command("helpclose")

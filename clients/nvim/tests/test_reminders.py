@@ -70,3 +70,36 @@ def test_two_editors_on_one_database_see_each_other_and_keep_their_own_editing(e
     right.keys("From the right<Esc>")
     left.wait_lines(["[ ] From the left", "[ ] From the right"])
     assert titles(db) == [("From the left", False), ("From the right", False)]
+
+
+def test_the_list_is_there_again_after_a_restart_and_in_the_web_app(editor_factory, tmp_path):
+    import importlib.util
+    import pathlib
+
+    db = tmp_path / "everyday.sqlite"
+    editor = editor_factory(db)
+    editor.nvim.command("Satchel reminders")
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("Milk<CR>Bread<CR>")
+    editor.wait_lines(["[ ] Milk", "[ ] Bread", "[ ] "])
+    editor.keys("<Esc>")
+    editor.wait_lines(["[ ] Milk", "[ ] Bread"])
+    editor.quit()
+
+    again = editor_factory(db)
+    again.nvim.command("Satchel reminders")
+    again.wait_lines(["[ ] Milk", "[ ] Bread"])
+
+    web = pathlib.Path(__file__).resolve().parents[2] / "web" / "tests" / "conftest.py"
+    spec = importlib.util.spec_from_file_location("web_fixtures", web)
+    fixtures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixtures)
+    bridge = fixtures.Bridge(["--db", str(db)], db)
+    driver = fixtures.chromium_driver()
+    try:
+        page = fixtures.Page(driver, bridge, tmp_path).open("reminders")
+        page.wait_until(lambda: [e.get_property("value") for e in page.find_all("section[data-app='reminders'] input.rem-title")] == ["Milk", "Bread"])
+    finally:
+        driver.quit()
+        bridge.stop()

@@ -19,49 +19,50 @@ local function typing()
   return vim.api.nvim_get_mode().mode:sub(1, 1) == 'i'
 end
 
--- `from_change`: a refresh for a change made elsewhere, which never replaces a title being typed.
+-- Draws the list as the server has it, synchronously: keys typed meanwhile stay in the typeahead and land
+-- in the line the cursor is put on (a fast typist's "Milk<CR>Bread" gives two reminders). `from_change`: a
+-- refresh for a change made elsewhere, which never replaces a title being typed.
 local function render(bufnr, focus, insert, from_change)
-  rpc.request('reminders.list', { limit = 500 }, function(err, result)
-    if err then
-      return satchel.fail(err)
+  local err, result = rpc.request_sync('reminders.list', { limit = 500 })
+  if err then
+    return satchel.fail(err)
+  end
+  if from_change and (typing() or vim.bo[bufnr].modified) then
+    return
+  end
+  local lines, map = {}, {}
+  for _, reminder in ipairs(result.items) do
+    table.insert(lines, PREFIX[reminder.completed] .. reminder.title)
+    table.insert(map, { id = reminder.id, completed = reminder.completed, title = reminder.title })
+    if reminder.memoVisible and reminder.memo ~= vim.NIL and reminder.memo ~= '' then
+      table.insert(lines, '    ' .. reminder.memo:gsub('\n', ' '))
+      table.insert(map, { id = reminder.id, memo = true })
     end
-    if from_change and (typing() or vim.bo[bufnr].modified) then
-      return
+  end
+  rows[bufnr] = map
+  buffer.set_lines(bufnr, lines)
+  vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  for index, row in ipairs(map) do
+    if row.completed then
+      vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
+    elseif row.memo then
+      vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
     end
-    local lines, map = {}, {}
-    for _, reminder in ipairs(result.items) do
-      table.insert(lines, PREFIX[reminder.completed] .. reminder.title)
-      table.insert(map, { id = reminder.id, completed = reminder.completed, title = reminder.title })
-      if reminder.memoVisible and reminder.memo ~= vim.NIL and reminder.memo ~= '' then
-        table.insert(lines, '    ' .. reminder.memo:gsub('\n', ' '))
-        table.insert(map, { id = reminder.id, memo = true })
-      end
-    end
-    rows[bufnr] = map
-    buffer.set_lines(bufnr, lines)
-    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  end
+  if #map == 0 then
+    vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_reminders'), 'Comment' } } })
+  end
+  if focus and vim.api.nvim_get_current_buf() == bufnr then
     for index, row in ipairs(map) do
-      if row.completed then
-        vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
-      elseif row.memo then
-        vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
-      end
-    end
-    if #map == 0 then
-      vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_reminders'), 'Comment' } } })
-    end
-    if focus and vim.api.nvim_get_current_buf() == bufnr then
-      for index, row in ipairs(map) do
-        if row.id == focus and not row.memo then
-          vim.api.nvim_win_set_cursor(0, { index, #lines[index] })
-          if insert then
-            vim.cmd('startinsert!')
-          end
+      if row.id == focus and not row.memo then
+        vim.api.nvim_win_set_cursor(0, { index, #lines[index] })
+        if insert then
+          vim.cmd('startinsert!')
         end
       end
     end
-    vim.b[bufnr].satchel_editing = result.editingId ~= vim.NIL and result.editingId or nil
-  end)
+  end
+  vim.b[bufnr].satchel_editing = result.editingId ~= vim.NIL and result.editingId or nil
 end
 
 local function row_at(bufnr, line)
@@ -114,13 +115,15 @@ local function add(bufnr, above)
       params = { afterId = previous.id }
     end
   end
-  satchel.call('reminders.add', params, function(result)
-    local id = result.reminder.id
-    if above and params.afterId == nil and row then
-      rpc.request_sync('reminders.move', { id = id, toIndex = 0 })
-    end
-    render(bufnr, id, true)
-  end)
+  local err, result = rpc.request_sync('reminders.add', params)
+  if err then
+    return satchel.fail(err)
+  end
+  local id = result.reminder.id
+  if above and params.afterId == nil and row then
+    rpc.request_sync('reminders.move', { id = id, toIndex = 0 })
+  end
+  render(bufnr, id, true)
 end
 
 -- <CR> in insert mode: the title is saved and the next reminder comes right after it, in editing.
@@ -129,18 +132,22 @@ local function submit(bufnr)
   if not row then
     return
   end
-  satchel.call('reminders.submit', { id = row.id }, function(result)
-    local created = result.created ~= vim.NIL and result.created or nil
-    render(bufnr, created and created.id or nil, created ~= nil)
-  end)
+  local err, result = rpc.request_sync('reminders.submit', { id = row.id })
+  if err then
+    return satchel.fail(err)
+  end
+  local created = result.created ~= vim.NIL and result.created or nil
+  render(bufnr, created and created.id or nil, created ~= nil)
 end
 
 -- Leaving insert mode ends editing: the title is saved, and a blank reminder is removed by the server.
 local function end_editing(bufnr)
   save_title(bufnr)
-  satchel.call('reminders.endEditing', vim.empty_dict(), function()
-    render(bufnr)
-  end)
+  local err = rpc.request_sync('reminders.endEditing', vim.empty_dict())
+  if err then
+    return satchel.fail(err)
+  end
+  render(bufnr)
 end
 
 local function toggle(bufnr)
