@@ -1,7 +1,7 @@
 // The board: posts with their votes in the order the server sorts them (votes, title, new, hot, best), a vote
 // up or down per browser (a voter id kept in localStorage), a new post with a counter to 255, delete after
 // asking. The server decides every rule and every order; the page shows its answers.
-import { coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
+import { arrange, coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
 import { extend, language, t } from './i18n.js';
 
 extend({
@@ -189,34 +189,11 @@ export function mount(section, { rpc }) {
       rows.delete(id);
       row.li.remove();
     }
-    arrange(ordered);
+    arrange(list, ordered);
     if (focused && !rows.has(focused.id)) (rows.get(list.firstElementChild?.dataset.id)?.up ?? newButton).focus();
     empty.hidden = !loaded || rows.size > 0;
   }
 
-  /** Puts the rows in order without taking out the one that holds the focus. */
-  function arrange(ordered) {
-    const anchor = ordered.find((row) => row.li.contains(document.activeElement));
-    if (!anchor) {
-      ordered.forEach((row, index) => {
-        if (list.children[index] !== row.li) list.insertBefore(row.li, list.children[index] ?? null);
-      });
-      return;
-    }
-    const at = ordered.indexOf(anchor);
-    let reference = anchor.li;
-    for (let index = at - 1; index >= 0; index--) {
-      const li = ordered[index].li;
-      if (li.nextSibling !== reference) list.insertBefore(li, reference);
-      reference = li;
-    }
-    reference = anchor.li;
-    for (let index = at + 1; index < ordered.length; index++) {
-      const li = ordered[index].li;
-      if (reference.nextSibling !== li) list.insertBefore(li, reference.nextSibling);
-      reference = li;
-    }
-  }
 
   // Loading
 

@@ -1,7 +1,7 @@
 // Messages: a chat read from the bottom up, earlier batches loaded from the feed at the top, an input field at
 // the bottom, and a detail sheet for each message with its date, avatar and text.
 import { extend, language, t } from './i18n.js';
-import { coalesce, errorLine, h, openDialog, showError } from './ui.js';
+import { coalesce, errorLine, h, labels, openDialog, showError } from './ui.js';
 
 extend({
   en: {
@@ -68,14 +68,8 @@ export function mount(section, { rpc }) {
   let ended = false; // the feed said it has nothing older; scrolling to the top no longer asks it
   let generation = 0;
   let detail = null; // {id, dialog} of the open detail sheet
-  const labels = [];
 
-  function label(element, key, attribute) {
-    labels.push([element, key, attribute]);
-    if (attribute) element.setAttribute(attribute, t(key));
-    else element.textContent = t(key);
-    return element;
-  }
+  const { label, translate: translateLabels } = labels(t);
 
   const heading = label(h('h2'), 'messages');
   const loadButton = label(h('button', { type: 'button', class: 'button chat-load', onclick: () => loadEarlier() }), 'messages.loadEarlier');
@@ -307,10 +301,7 @@ export function mount(section, { rpc }) {
     },
     open,
     translate() {
-      for (const [element, key, attribute] of labels) {
-        if (attribute) element.setAttribute(attribute, t(key));
-        else element.textContent = t(key);
-      }
+      translateLabels();
       if (!endAlert.hidden) endAlert.textContent = t('messages.end');
       render();
     },

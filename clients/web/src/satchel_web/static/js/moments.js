@@ -1,7 +1,7 @@
 // Moments: a personal diary. Posts newest first (date, a five-line excerpt, two thumbnails side by side),
 // a detail screen with the whole text and the photo grid, one form that creates and edits.
 import { extend, t } from './i18n.js';
-import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, openDialog, showError } from './ui.js';
+import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, labels, openDialog, showError } from './ui.js';
 
 extend({
   en: {
@@ -45,15 +45,8 @@ export function mount(section, { rpc }) {
   let nextCursor = null;
   let post = null; // the post the detail screen shows
   let generation = 0;
-  const labels = [];
 
-  /** Registers an element whose text (or `attribute`) is the word `key`, kept in the current language. */
-  function label(element, key, attribute) {
-    labels.push([element, key, attribute]);
-    if (attribute) element.setAttribute(attribute, t(key));
-    else element.textContent = t(key);
-    return element;
-  }
+  const { label, translate: translateLabels } = labels(t);
 
   // The list screen.
   const heading = label(h('h2'), 'moments');
@@ -307,10 +300,7 @@ export function mount(section, { rpc }) {
     changed(event) { if (event.domain === 'diary') refresh(); },
     open,
     translate() {
-      for (const [element, key, attribute] of labels) {
-        if (attribute) element.setAttribute(attribute, t(key));
-        else element.textContent = t(key);
-      }
+      translateLabels();
       renderList();
       renderDetail();
     },

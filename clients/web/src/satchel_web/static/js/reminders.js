@@ -2,7 +2,7 @@
 // screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
 // removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
 // Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers.
-import { coalesce, errorLine, h, showError } from './ui.js';
+import { arrange, coalesce, errorLine, h, showError } from './ui.js';
 import { extend, t } from './i18n.js';
 
 extend({
@@ -197,29 +197,10 @@ export function mount(section, { rpc }) {
   }
 
   /** Puts the rows in `ordered`'s order without ever taking out the one that holds the focus. */
-  function arrange(ordered) {
-    const anchor = ordered.find((row) => row.li.contains(document.activeElement));
+  function arrangeRows(ordered) {
     quiet = true;
     try {
-      if (!anchor) {
-        ordered.forEach((row, index) => {
-          if (list.children[index] !== row.li) list.insertBefore(row.li, list.children[index] ?? null);
-        });
-        return;
-      }
-      const at = ordered.indexOf(anchor);
-      let reference = anchor.li;
-      for (let index = at - 1; index >= 0; index--) {
-        const li = ordered[index].li;
-        if (li.nextSibling !== reference) list.insertBefore(li, reference);
-        reference = li;
-      }
-      reference = anchor.li;
-      for (let index = at + 1; index < ordered.length; index++) {
-        const li = ordered[index].li;
-        if (reference.nextSibling !== li) list.insertBefore(li, reference.nextSibling);
-        reference = li;
-      }
+      arrange(list, ordered);
     } finally { quiet = false; }
   }
 
@@ -384,7 +365,7 @@ export function mount(section, { rpc }) {
       showError(row.error, null);
       const now = domRows().filter((other) => other !== row);
       now.splice(Math.min(toIndex, now.length), 0, row);
-      arrange(now);
+      arrangeRows(now);
       status.textContent = t('reminders.moved', { title: label(row), position: toIndex + 1, count: now.length });
     } catch (error) {
       showError(row.error, error);
@@ -479,7 +460,7 @@ export function mount(section, { rpc }) {
         removeRow(row.id);
       }
     }
-    arrange(ordered);
+    arrangeRows(ordered);
     for (const row of rows.values()) row.li.classList.toggle('editing', row.id === editingId);
     showEmpty();
     for (const [row, afterId] of lost) await rescue(row, afterId && seen.has(afterId) ? afterId : null);

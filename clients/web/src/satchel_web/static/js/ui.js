@@ -82,3 +82,50 @@ export function fileToBase64(file) {
     reader.readAsDataURL(file);
   });
 }
+
+/**
+ * Puts the rows (`{li}`) of `list` in the order of `ordered` without taking out the row that holds the
+ * focus, so a field being typed in keeps its caret while a live refresh reorders around it.
+ */
+export function arrange(list, ordered) {
+  const anchor = ordered.find((row) => row.li.contains(document.activeElement));
+  if (!anchor) {
+    ordered.forEach((row, index) => {
+      if (list.children[index] !== row.li) list.insertBefore(row.li, list.children[index] ?? null);
+    });
+    return;
+  }
+  const at = ordered.indexOf(anchor);
+  let reference = anchor.li;
+  for (let index = at - 1; index >= 0; index--) {
+    const li = ordered[index].li;
+    if (li.nextSibling !== reference) list.insertBefore(li, reference);
+    reference = li;
+  }
+  reference = anchor.li;
+  for (let index = at + 1; index < ordered.length; index++) {
+    const li = ordered[index].li;
+    if (reference.nextSibling !== li) list.insertBefore(li, reference.nextSibling);
+    reference = li;
+  }
+}
+
+/**
+ * Elements whose text (or `attribute`) is a word of the page, kept in the current language:
+ * `const { label, translate } = labels(t)`; `label(element, key, attribute)` returns the element.
+ */
+export function labels(t) {
+  const all = [];
+  const apply = ([element, key, attribute]) => {
+    if (attribute) element.setAttribute(attribute, t(key));
+    else element.textContent = t(key);
+  };
+  return {
+    label(element, key, attribute) {
+      all.push([element, key, attribute]);
+      apply([element, key, attribute]);
+      return element;
+    },
+    translate() { all.forEach(apply); },
+  };
+}
