@@ -145,3 +145,14 @@ def test_help_has_tags_for_every_app(editor, tmp_path):
         editor.nvim.command(f"help {tag}")
         assert editor.nvim.eval("&filetype") == "help"
         editor.nvim.command("helpclose")
+
+
+def test_the_command_completes_apps_and_arguments_and_alone_offers_a_picker(editor):
+    complete = lambda line: editor.nvim.call("getcompletion", line, "cmdline")
+    assert complete("Satchel b") == ["board"]
+    assert complete("Satchel ") == ["notes", "note", "reminders", "diary", "messages", "board", "search"]
+    assert complete("Satchel board h") == ["hot"]
+    assert complete("Satchel note ") == ["new"]
+    editor.keys(":Satchel<CR>")
+    editor.answer("2<CR>")  # the picker: 2 is reminders
+    editor.wait(lambda: editor.nvim.eval("bufname()") == "satchel://reminders")

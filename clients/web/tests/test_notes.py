@@ -7,6 +7,7 @@ import base64
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from conftest import drag
 from satchel_client import Satchel
 
 PNG = base64.b64decode(
@@ -161,3 +162,16 @@ def test_a_change_from_another_process_shows_up_live_at_both_widths(bridge, page
     wide.screenshot("notes-1280")
     narrow.screenshot("notes-390")
     assert wide.console_errors() == [] and narrow.console_errors() == []
+
+
+def test_drag_a_note_to_reorder(bridge, page):
+    with Satchel(db=bridge.db) as s:
+        for title in ("one", "two", "three"):
+            s.notes.create(title=title)
+    page.open("notes")
+    page.wait_until(lambda: page.texts("section[data-app='notes'] .note-title") == ["one", "two", "three"])
+    rows = page.find_all("section[data-app='notes'] li.note")
+    drag(page, rows[2], rows[0], above=True)
+    page.wait_until(lambda: page.texts("section[data-app='notes'] .note-title") == ["three", "one", "two"])
+    assert [n["title"] for n in notes_in(bridge)] == ["three", "one", "two"]
+    assert page.console_errors() == []

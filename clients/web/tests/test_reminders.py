@@ -13,6 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from conftest import drag
 from satchel_client import Satchel
 
 APP = "section[data-app='reminders']"
@@ -162,30 +163,6 @@ def test_reminders_are_added_typed_submitted_dismissed_completed_moved_and_delet
     assert page.driver.switch_to.active_element == part(row(page, "Eggs"), "button.rem-check")
 
     assert page.console_errors() == []
-
-
-def drag(page, handle, target, above: bool) -> None:
-    """Drags `handle` onto the upper (or lower) quarter of `target` with the browser's drag events: the
-    dragstart, dragenter, dragover, drop and dragend that a mouse drag fires, carrying one DataTransfer
-    (WebDriver's pointer actions do not start HTML5 drag and drop in Chromium)."""
-    page.driver.execute_script(
-        """
-        const [handle, target, above] = arguments;
-        const data = new DataTransfer();
-        const from = handle.getBoundingClientRect();
-        const to = target.getBoundingClientRect();
-        const x = to.left + to.width / 2;
-        const y = above ? to.top + to.height / 4 : to.bottom - to.height / 4;
-        const fire = (element, type, clientX, clientY) => element.dispatchEvent(new DragEvent(type,
-          { bubbles: true, cancelable: true, composed: true, dataTransfer: data, clientX, clientY }));
-        fire(handle, 'dragstart', from.left + 4, from.top + 4);
-        const over = document.elementFromPoint(x, y);
-        fire(over, 'dragenter', x, y);
-        if (fire(over, 'dragover', x, y)) throw new Error('the row under the pointer refuses the drop');
-        fire(over, 'drop', x, y);
-        fire(handle, 'dragend', x, y);
-        """,
-        handle, target, above)
 
 
 def test_two_windows_each_edit_their_own_reminder(page_factory, store):
