@@ -156,3 +156,31 @@ def test_the_command_completes_apps_and_arguments_and_alone_offers_a_picker(edit
     editor.keys(":Satchel<CR>")
     editor.answer("2<CR>")  # the picker: 2 is reminders
     editor.wait(lambda: editor.nvim.eval("bufname()") == "satchel://reminders")
+
+
+def test_a_message_the_server_refuses_comes_back_to_the_prompt(editor):
+    editor.nvim.command("Satchel messages")
+    editor.wait(lambda: editor.nvim.eval("bufname()") == "satchel://messages")
+    editor.keys("i")
+    editor.answer("y" * 10001 + "<CR>")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "c", message="the prompt again")
+    assert editor.nvim.call("getcmdline") == "y" * 10001
+    assert editor.notifications()[-1][1] == 4
+
+
+def test_quitting_sends_shutdown_and_exit(editor_factory, tmp_path):
+    log = tmp_path / "stdin.log"
+    wrapper = tmp_path / "satchel-logged"
+    wrapper.write_text(f'#!/bin/sh\ntee "{log}" | exec "$SATCHEL_BINARY" "$@"\n')
+    wrapper.chmod(0o755)
+    editor = editor_factory()
+    editor.nvim.exec_lua("local wrapper, db = ...; require('satchel').setup({cmd = {wrapper}, db = db})",
+                         str(wrapper), str(editor.db))
+    editor.nvim.command("Satchel board")
+    editor.wait(lambda: editor.nvim.eval("bufname()") == "satchel://board" and log.exists() and log.stat().st_size)
+    editor.quit()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and '"exit"' not in log.read_text():
+        time.sleep(0.05)
+    methods = [line.split('"method":"')[1].split('"')[0] for line in log.read_text().splitlines()]
+    assert methods[-2:] == ["shutdown", "exit"]

@@ -108,3 +108,27 @@ def test_a_change_from_another_process_refreshes_an_open_buffer(editor):
     editor.wait_lines(["Shared", "", "second"])
     notes_list = next(w.buffer for w in editor.nvim.windows if w.buffer.name == "satchel://notes")
     editor.wait(lambda: len(notes_list[:]) == 2)
+
+
+def test_a_note_typed_without_the_blank_line_keeps_every_line(editor):
+    editor.nvim.command("Satchel note new")
+    editor.keys("iShopping<CR>milk<CR>eggs<Esc>:w<CR>")
+    editor.wait(lambda: editor.nvim.eval("bufname()").startswith("satchel://notes/note_"))
+    with Satchel(db=editor.db) as s:
+        (note,) = s.notes.list()["items"]
+    assert (note["title"], note["content"]) == ("Shopping", "milk\neggs")
+
+
+def test_changes_to_several_notes_at_once_reach_each_open_note(editor):
+    with Satchel(db=editor.db) as s:
+        a = s.notes.create(title="A", content="a1")
+        b = s.notes.create(title="B", content="b1")
+    editor.nvim.command(f"edit satchel://notes/{a['id']}")
+    editor.nvim.command(f"split satchel://notes/{b['id']}")
+    editor.wait_lines(["B", "", "b1"])
+    with Satchel(db=editor.db) as other:
+        other.batch([("notes.update", {"id": a["id"], "content": "a2"}),
+                     ("notes.update", {"id": b["id"], "content": "b2"})])
+    editor.wait_lines(["B", "", "b2"])
+    other_window = next(w for w in editor.nvim.windows if w.buffer.name.endswith(a["id"]))
+    editor.wait(lambda: other_window.buffer[:] == ["A", "", "a2"])

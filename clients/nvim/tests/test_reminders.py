@@ -103,3 +103,36 @@ def test_the_list_is_there_again_after_a_restart_and_in_the_web_app(editor_facto
     finally:
         driver.quit()
         bridge.stop()
+
+
+def test_lines_deleted_by_hand_are_not_saved_as_other_titles(editor):
+    with Satchel(db=editor.db) as s:
+        for title in ("A", "B", "C"):
+            s.reminders.add(title=title)
+        s.reminders.endEditing()
+    editor.nvim.command("Satchel reminders")
+    editor.wait_lines(["[ ] A", "[ ] B", "[ ] C"])
+    editor.keys("ggdd:w<CR>")
+    editor.wait(lambda: editor.notifications())
+    assert "o/O" in editor.notifications()[-1][0]
+    assert titles(editor.db) == [("A", False), ("B", False), ("C", False)]
+    assert editor.lines() == ["[ ] B", "[ ] C"] and editor.nvim.current.buffer.options["modified"]
+    editor.keys("x")  # neither does a toggle act on a line that moved
+    editor.wait(lambda: len(editor.notifications()) == 2)
+    assert titles(editor.db) == [("A", False), ("B", False), ("C", False)]
+    editor.keys("u:w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    assert editor.lines() == ["[ ] A", "[ ] B", "[ ] C"]
+
+
+def test_a_title_the_server_refuses_stays_in_the_buffer(editor):
+    editor.nvim.command("Satchel reminders")
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("x" * 1001 + "<Esc>")
+    editor.wait(lambda: editor.notifications())
+    assert editor.notifications()[-1][1] == 4
+    assert editor.lines() == ["[ ] " + "x" * 1001] and editor.nvim.current.buffer.options["modified"]
+    editor.keys("$Xi<Esc>")  # one character less: now it is a title
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    assert titles(editor.db) == [("x" * 1000, False)]

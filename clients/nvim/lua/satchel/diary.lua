@@ -125,6 +125,10 @@ end
 
 --- :Satchel diary new: an empty buffer; :w posts it (dated now) and shows the post.
 function M.new()
+  local draft = vim.fn.bufnr('^satchel://diary/new$')
+  if draft ~= -1 then
+    return vim.api.nvim_set_current_buf(draft) -- the draft already begun
+  end
   vim.cmd('enew')
   local bufnr = vim.api.nvim_get_current_buf()
   vim.api.nvim_buf_set_name(bufnr, 'satchel://diary/new')

@@ -14,6 +14,7 @@ local words = {
     loading = 'Loading earlier messages…',
     theirs = 'Theirs',
     photos = '%d photo(s)',
+    reminders_structure = 'Lines were added or removed by hand: add with o/O, delete with D (u undoes).',
   },
   ru = {
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -27,6 +28,7 @@ local words = {
     loading = 'Загрузка сообщений…',
     theirs = 'Их вариант',
     photos = 'фото: %d',
+    reminders_structure = 'Строки добавлены или удалены вручную: добавляйте o/O, удаляйте D (u отменит).',
   },
   ja = {
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',
@@ -40,6 +42,7 @@ local words = {
     loading = '以前のメッセージを読み込み中…',
     theirs = '相手の版',
     photos = '写真 %d 枚',
+    reminders_structure = '行が手で追加・削除されています。追加は o/O、削除は D（u で元に戻せます）。',
   },
 }
 

@@ -60,14 +60,22 @@ function M.open()
     buffer.map(bufnr, 'L', function()
       load_earlier(bufnr)
     end, 'Load earlier messages')
-    buffer.map(bufnr, 'i', function()
-      vim.ui.input({ prompt = i18n.t('message_prompt') }, function(text)
-        if text and vim.trim(text) ~= '' then
-          satchel.call('messages.send', { text = text }, function()
-            render(bufnr)
-          end)
+    local function compose(default)
+      vim.ui.input({ prompt = i18n.t('message_prompt'), default = default }, function(text)
+        if text == nil or vim.trim(text) == '' then
+          return
         end
+        require('satchel.rpc').request('messages.send', { text = text }, function(err)
+          if err then
+            satchel.fail(err)
+            return compose(text) -- the text comes back to be corrected
+          end
+          render(bufnr)
+        end)
       end)
+    end
+    buffer.map(bufnr, 'i', function()
+      compose(nil)
     end, 'Send a message')
     buffer.map(bufnr, '<CR>', function()
       local id = (vim.b[bufnr].satchel_ids or {})[vim.api.nvim_win_get_cursor(0)[1]]

@@ -17,7 +17,7 @@ local function line_of(note)
 end
 
 local function id_of(line)
-  return line:match('^(note_%w+) ')
+  return line:match('^(%S+) ')
 end
 
 local function colour_group(hex)
@@ -110,15 +110,26 @@ function M.open_list()
   local bufnr = buffer.named(LIST)
   vim.bo[bufnr].filetype = 'satchel-notes'
   buffer.show(bufnr)
-  vim.wo.conceallevel = 3
-  vim.wo.concealcursor = 'nvic'
-  vim.cmd([[syntax match SatchelId /^note_\w\+ / conceal]])
+  vim.cmd([[syntax match SatchelId /^\S\+ / conceal]])
   if not vim.b[bufnr].satchel_view then
     vim.b[bufnr].satchel_view = true
     vim.api.nvim_create_autocmd('BufWriteCmd', {
       buffer = bufnr,
       callback = function()
         write_list(bufnr)
+      end,
+    })
+    -- The ids are concealed while the list is in a window, and only then.
+    vim.api.nvim_create_autocmd('BufWinEnter', {
+      buffer = bufnr,
+      callback = function()
+        vim.wo.conceallevel, vim.wo.concealcursor = 3, 'nvic'
+      end,
+    })
+    vim.api.nvim_create_autocmd('BufWinLeave', {
+      buffer = bufnr,
+      callback = function()
+        vim.wo.conceallevel, vim.wo.concealcursor = 0, ''
       end,
     })
     buffer.map(bufnr, '<CR>', function()
@@ -129,6 +140,7 @@ function M.open_list()
     end, 'Open the note')
     buffer.register(bufnr, { 'notes' }, render_list)
   end
+  vim.wo.conceallevel, vim.wo.concealcursor = 3, 'nvic'
   render_list(bufnr)
 end
 
@@ -138,11 +150,13 @@ local function note_lines(note)
   return lines
 end
 
+-- The first line is the title; the content starts after the blank line that follows it (or right after
+-- the title when that line is not blank: nothing typed is dropped).
 local function parse(bufnr)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local title = lines[1] or ''
-  local content = table.concat(vim.list_slice(lines, 3), '\n')
-  return title, content
+  local first = (lines[2] == nil or lines[2] == '') and 3 or 2
+  return title, table.concat(vim.list_slice(lines, first), '\n')
 end
 
 local function show_theirs(note)
@@ -195,11 +209,19 @@ local function watch_note(bufnr)
       write_note(bufnr)
     end,
   })
-  buffer.register(bufnr, { 'notes' }, function(_, event)
-    if event.id == vim.b[bufnr].satchel_id and event.entity ~= vim.NIL then
-      buffer.set_lines(bufnr, note_lines(event.entity))
-      vim.b[bufnr].satchel_revision = event.entity.revision
+  -- Any change among the notes (a burst may carry several) makes the note read again.
+  buffer.register(bufnr, { 'notes' }, function()
+    local id = vim.b[bufnr].satchel_id
+    if not id then
+      return
     end
+    rpc.request('notes.get', { id = id }, function(err, note)
+      if err or vim.bo[bufnr].modified or note.revision == vim.b[bufnr].satchel_revision then
+        return
+      end
+      buffer.set_lines(bufnr, note_lines(note))
+      vim.b[bufnr].satchel_revision = note.revision
+    end)
   end)
 end
 
@@ -219,6 +241,10 @@ end
 
 --- :Satchel note new: an empty note buffer; :w creates it.
 function M.new()
+  local draft = vim.fn.bufnr('^satchel://notes/new$')
+  if draft ~= -1 then
+    return vim.api.nvim_set_current_buf(draft) -- the draft already begun
+  end
   vim.cmd('enew')
   local bufnr = vim.api.nvim_get_current_buf()
   vim.api.nvim_buf_set_name(bufnr, 'satchel://notes/new')

@@ -78,22 +78,49 @@ local function title_of(line)
   return (line:gsub('^%[[ x]%] ?', ''))
 end
 
--- The title typed on the cursor's line goes to the server first (editing goes on).
-local function save_title(bufnr)
-  local row = current_row(bufnr)
-  if not row or row.memo then
-    return nil
+-- Whether the buffer still has the lines it was drawn with (only titles edited): lines added or deleted by
+-- hand would pair titles with the wrong reminders, so nothing is saved then.
+local function intact(bufnr)
+  local map = rows[bufnr] or {}
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  if #map == 0 then
+    return #lines == 1
   end
-  local title = title_of(vim.api.nvim_get_current_line())
-  if title ~= row.title then
-    local err = rpc.request_sync('reminders.update', { id = row.id, title = title })
-    if err then
-      satchel.fail(err)
-      return nil
+  if #lines ~= #map then
+    return false
+  end
+  for index, row in ipairs(map) do
+    if not row.memo and not lines[index]:match('^%[[ x]%]') then
+      return false
     end
-    row.title = title
   end
-  return row
+  return true
+end
+
+local function refuse_structure()
+  vim.notify('Satchel: ' .. i18n.t('reminders_structure'), vim.log.levels.ERROR)
+end
+
+-- Every title typed since the last drawing goes to the server (editing goes on). Answers false, keeping the
+-- buffer as it is, when one is refused or the lines no longer match the reminders.
+local function save_titles(bufnr)
+  if not intact(bufnr) then
+    refuse_structure()
+    return false
+  end
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  for index, row in ipairs(rows[bufnr] or {}) do
+    local title = title_of(lines[index])
+    if not row.memo and title ~= row.title then
+      local err = rpc.request_sync('reminders.update', { id = row.id, title = title })
+      if err then
+        satchel.fail(err)
+        return false
+      end
+      row.title = title
+    end
+  end
+  return true
 end
 
 local function add(bufnr, above)
@@ -128,8 +155,8 @@ end
 
 -- <CR> in insert mode: the title is saved and the next reminder comes right after it, in editing.
 local function submit(bufnr)
-  local row = save_title(bufnr)
-  if not row then
+  local row = current_row(bufnr)
+  if not row or row.memo or not save_titles(bufnr) then
     return
   end
   local err, result = rpc.request_sync('reminders.submit', { id = row.id })
@@ -142,7 +169,9 @@ end
 
 -- Leaving insert mode ends editing: the title is saved, and a blank reminder is removed by the server.
 local function end_editing(bufnr)
-  save_title(bufnr)
+  if not save_titles(bufnr) then
+    return -- the buffer keeps what was typed; the error says why
+  end
   local err = rpc.request_sync('reminders.endEditing', vim.empty_dict())
   if err then
     return satchel.fail(err)
@@ -151,6 +180,9 @@ local function end_editing(bufnr)
 end
 
 local function toggle(bufnr)
+  if not save_titles(bufnr) then
+    return -- typed titles are saved first; what cannot be saved stays, with the error
+  end
   local row = current_row(bufnr)
   if row then
     satchel.call('reminders.toggle', { id = row.id }, function()
@@ -160,6 +192,9 @@ local function toggle(bufnr)
 end
 
 local function delete(bufnr)
+  if not save_titles(bufnr) then
+    return -- typed titles are saved first; what cannot be saved stays, with the error
+  end
   local row = current_row(bufnr)
   if row then
     satchel.call('reminders.delete', { id = row.id }, function()
@@ -170,18 +205,9 @@ end
 
 -- :w: titles changed in normal mode are saved.
 local function write(bufnr)
-  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
-  for index, row in ipairs(rows[bufnr] or {}) do
-    local title = lines[index] and title_of(lines[index])
-    if not row.memo and title and title ~= row.title and vim.trim(title) ~= '' then
-      local err = rpc.request_sync('reminders.update', { id = row.id, title = title })
-      if err then
-        return satchel.fail(err)
-      end
-    end
+  if save_titles(bufnr) then
+    render(bufnr)
   end
-  vim.bo[bufnr].modified = false
-  render(bufnr)
 end
 
 function M.open(focus)
