@@ -24,6 +24,7 @@ def test_without_the_token_the_page_is_refused(bridge, page):
     page.driver.get(bridge.origin + "/")
     assert "403" in page.driver.title or "forbidden" in page.find("body").text.lower()
     page.open()  # with the token, then the cookie carries it
+    assert "token=" not in page.driver.current_url  # and it leaves the address bar
     page.driver.get(bridge.origin + "/#notes")
     page.wait_for("body[data-state='ready']")
 

@@ -175,3 +175,46 @@ def test_drag_a_note_to_reorder(bridge, page):
     page.wait_until(lambda: page.texts("section[data-app='notes'] .note-title") == ["three", "one", "two"])
     assert [n["title"] for n in notes_in(bridge)] == ["three", "one", "two"]
     assert page.console_errors() == []
+
+
+def test_the_viewer_saves_the_photo_it_shows_while_another_process_reorders(bridge, page, tmp_path):
+    with Satchel(db=bridge.db) as s:
+        first = s.photos.add(image={"data": base64.b64encode(PNG).decode()}, caption="first")
+        s.photos.add(image={"data": base64.b64encode(PNG[:-1] + b"\x83").decode()}, caption="second")
+    page.open("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 2)
+    page.find_all("section[data-app='notes'] li.photo button")[0].click()
+    page.wait_for("dialog .viewer")
+    with Satchel(db=bridge.db) as other:
+        other.photos.move(id=first["id"], toIndex=1)
+    page.wait_until(lambda: page.texts("section[data-app='notes'] li.photo .caption") == ["second", "first"])
+    field = page.find("dialog input[name='caption']")
+    field.clear()
+    field.send_keys("still the first", Keys.ENTER)
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        assert s.photos.get(id=first["id"])["caption"] == "still the first"
+        assert [p["caption"] for p in s.photos.list()["items"]] == ["second", "still the first"]
+
+
+def test_a_caption_changed_elsewhere_is_not_overwritten_unseen(bridge, page):
+    with Satchel(db=bridge.db) as s:
+        photo = s.photos.add(image={"data": base64.b64encode(PNG).decode()}, caption="mine")
+    page.open("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 1)
+    page.find("section[data-app='notes'] li.photo button").click()
+    field = page.wait_for("dialog input[name='caption']")
+    with Satchel(db=bridge.db) as other:
+        other.photos.update(id=photo["id"], caption="theirs")
+    field.clear()
+    field.send_keys("typed here", Keys.ENTER)
+    assert page.wait_for("dialog .viewer .error").text  # the conflict, in the viewer
+    assert field.get_attribute("value") == "typed here"
+    with Satchel(db=bridge.db) as s:
+        assert s.photos.get(id=photo["id"])["caption"] == "theirs"
+    page.click("dialog .viewer button[type='submit']")  # having seen it, Save keeps the typed caption
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        assert s.photos.get(id=photo["id"])["caption"] == "typed here"

@@ -38,7 +38,7 @@ function select(app, { focus = false } = {}) {
   }
   for (const section of document.querySelectorAll('main > section')) section.hidden = section.dataset.app !== app;
   if (screens[app]) {
-    history.replaceState(null, '', `#${app}`);
+    history.replaceState(null, '', `${location.pathname}#${app}`); // the token leaves the address bar
     screens[app].show?.();
   }
 }
@@ -138,7 +138,9 @@ rpc.onChange((event) => {
 
 setLanguage(localStorage.getItem('satchel.language') || 'en');
 document.getElementById('language').value = language();
-document.getElementById('language').addEventListener('change', (event) => changeLanguage(event.target.value));
+document.getElementById('language').addEventListener('change', (event) => {
+  changeLanguage(event.target.value).catch((error) => console.warn('the language could not be changed', error));
+});
 translatePage();
 setupTabs();
 setupSearch();

@@ -332,7 +332,7 @@ export function mount(section, { rpc }) {
   }
 
   async function viewPhoto(start) {
-    let index = start;
+    let shown = photos[start]; // the photo on screen, by itself: a live refresh may reorder the list
     const img = h('img', { class: 'viewer-image', alt: '' });
     const caption = h('input', { type: 'text', name: 'caption', 'aria-label': t('caption'), placeholder: t('caption') });
     const error = errorLine();
@@ -345,14 +345,15 @@ export function mount(section, { rpc }) {
         h('button', { type: 'button', onclick: () => form.closest('dialog').close() }, t('close')),
         h('button', { type: 'submit', class: 'primary' }, t('save'))));
     function show() {
-      const photo = photos[index];
+      const photo = shown;
       caption.value = photo.caption ?? '';
       img.alt = photo.caption || '';
       imageURL(rpc, photo.image.id).then((url) => { img.src = url; });
       showError(error, null);
     }
     function go(step) {
-      index = (index + step + photos.length) % photos.length;
+      const at = Math.max(0, photos.findIndex((photo) => photo.id === shown.id));
+      shown = photos[(at + step + photos.length) % photos.length] ?? shown;
       show();
     }
     form.addEventListener('keydown', (event) => {
@@ -362,9 +363,20 @@ export function mount(section, { rpc }) {
     });
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
+      const update = (photo) => rpc.call('photos.update', { id: photo.id, caption: caption.value || null, ifRevision: photo.revision });
       try {
-        const photo = photos[index];
-        photos[index] = await rpc.call('photos.update', { id: photo.id, caption: caption.value || null, ifRevision: photo.revision });
+        try {
+          shown = await update(shown);
+        } catch (failure) {
+          if (failure.reason !== 'revisionConflict') throw failure;
+          // Changed elsewhere: moved only (the caption as it was) saves over it; a new caption is shown in
+          // the error first, and the next Save keeps the one typed here.
+          const current = await rpc.call('photos.get', { id: shown.id });
+          const before = shown.caption;
+          shown = current;
+          if ((current.caption ?? null) !== (before ?? null)) throw failure;
+          shown = await update(current);
+        }
         form.closest('dialog').close();
         refresh();
       } catch (failure) {
@@ -374,7 +386,7 @@ export function mount(section, { rpc }) {
     async function remove() {
       if (!(await confirmDialog(t('deletePhoto'), t('delete'), t('cancel')))) return;
       try {
-        await rpc.call('photos.delete', { id: photos[index].id });
+        await rpc.call('photos.delete', { id: shown.id });
         form.closest('dialog').close();
         refresh();
       } catch (failure) {

@@ -37,6 +37,7 @@ export class Rpc {
         reject(new RpcError({ code: -32098, message: 'The connection to Satchel was lost', data: { reason: 'disconnected' } }));
       }
       this.pending.clear();
+      this.queue = []; // rejected above: a call the page was told failed must not run later
       this.ready = false;
       this.emitStatus({ state: 'disconnected' });
       setTimeout(() => this.open(), this.retry);
