@@ -120,3 +120,17 @@ def test_two_bridges_in_one_browser_each_keep_their_token(bridge_factory, page_f
     page.driver.get(first.origin + "/#board")  # the first bridge's cookie was not overwritten
     page.wait_for("body[data-state='ready']")
     page.wait_for("section[data-app='board']:not([hidden])")
+
+
+def test_each_window_keeps_its_own_language(bridge, page_factory):
+    russian, english = page_factory().open("notes"), page_factory().open("notes")
+    Select(russian.find("#language")).select_by_value("ru")
+    russian.wait_until(lambda: russian.find("[role='tab'][data-app='moments']").text == "Моменты")
+    messages = {}
+    for name, window in (("ru", russian), ("en", english)):
+        window.click("section[data-app='notes'] .toolbar button.primary")
+        window.wait_for("dialog .note-editor")
+        window.click("dialog button[type='submit']")
+        messages[name] = window.wait_for("dialog .error").text
+    assert any("а" <= ch <= "я" for ch in messages["ru"].lower())
+    assert messages["en"].isascii() and messages["en"] != messages["ru"]
