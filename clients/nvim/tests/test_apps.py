@@ -162,7 +162,9 @@ def test_a_message_the_server_refuses_comes_back_to_the_prompt(editor):
     editor.nvim.command("Satchel messages")
     editor.wait(lambda: editor.nvim.eval("bufname()") == "satchel://messages")
     editor.keys("i")
-    editor.answer("y" * 10001 + "<CR>")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "c", message="the prompt")
+    editor.keys("y" * 10001 + "<CR>")
+    editor.wait(lambda: editor.notifications(), message="the refusal")
     editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "c", message="the prompt again")
     assert editor.nvim.call("getcmdline") == "y" * 10001
     assert editor.notifications()[-1][1] == 4
@@ -184,3 +186,11 @@ def test_quitting_sends_shutdown_and_exit(editor_factory, tmp_path):
         time.sleep(0.05)
     methods = [line.split('"method":"')[1].split('"')[0] for line in log.read_text().splitlines()]
     assert methods[-2:] == ["shutdown", "exit"]
+
+
+def test_lists_longer_than_a_page_are_shown_whole(editor):
+    with Satchel(db=editor.db) as s:
+        s.batch([("board.create", {"title": f"post {n:03}"}) for n in range(501)])
+    editor.nvim.command("Satchel board title")
+    editor.wait(lambda: len(editor.lines()) == 501)
+    assert editor.lines()[-1].endswith("post 500")

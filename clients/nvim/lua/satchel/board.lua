@@ -15,11 +15,11 @@ end
 
 local function render(bufnr)
   local sort = vim.b[bufnr].satchel_sort or 'votes'
-  satchel.call('board.list', { sort = sort, limit = 500, voter = satchel.options.voter }, function(result)
+  satchel.all('board.list', { sort = sort, voter = satchel.options.voter }, function(posts)
     vim.b[bufnr].satchel_ids = vim.tbl_map(function(post)
       return post.id
-    end, result.items)
-    buffer.set_lines(bufnr, vim.tbl_map(line_of, result.items))
+    end, posts)
+    buffer.set_lines(bufnr, vim.tbl_map(line_of, posts))
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
     vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { 'sort: ' .. sort, 'Comment' } }, virt_text_pos = 'right_align' })
   end)

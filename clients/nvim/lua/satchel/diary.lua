@@ -19,9 +19,9 @@ local function human(bytes)
 end
 
 local function render_list(bufnr)
-  satchel.call('diary.list', { limit = 200 }, function(result)
+  satchel.all('diary.list', {}, function(previews)
     local lines, starts = {}, {}
-    for _, preview in ipairs(result.items) do
+    for _, preview in ipairs(previews) do
       starts[#lines + 1] = preview.id
       local photos = preview.imageCount > 0 and ('  ' .. i18n.t('photos', preview.imageCount)) or ''
       table.insert(lines, preview.displayDate .. photos)

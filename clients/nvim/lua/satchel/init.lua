@@ -50,6 +50,24 @@ function M.call(method, params, callback)
   end)
 end
 
+--- Every page of a list method: `callback(items)` once the last page is in (`params` without a cursor).
+function M.all(method, params, callback)
+  local items = {}
+  local function page(cursor)
+    local request = vim.deepcopy(params)
+    request.limit, request.cursor = 500, cursor
+    M.call(method, request, function(result)
+      vim.list_extend(items, result.items)
+      if result.nextCursor ~= vim.NIL and result.nextCursor then
+        page(result.nextCursor)
+      else
+        callback(items)
+      end
+    end)
+  end
+  page(nil)
+end
+
 local function app(name)
   return require('satchel.' .. name)
 end

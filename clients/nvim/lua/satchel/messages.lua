@@ -12,10 +12,10 @@ local function line_of(message)
 end
 
 local function render(bufnr, keep_top)
-  satchel.call('messages.list', { limit = 500 }, function(result)
+  satchel.all('messages.list', {}, function(newest_first)
     local items = {}
-    for index = #result.items, 1, -1 do
-      table.insert(items, result.items[index])
+    for index = #newest_first, 1, -1 do
+      table.insert(items, newest_first[index])
     end
     vim.b[bufnr].satchel_ids = vim.tbl_map(function(message)
       return message.id

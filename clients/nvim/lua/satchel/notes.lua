@@ -26,23 +26,8 @@ local function colour_group(hex)
   return name
 end
 
-local function all_notes(callback)
-  local items = {}
-  local function page(cursor)
-    satchel.call('notes.list', { limit = 500, cursor = cursor }, function(result)
-      vim.list_extend(items, result.items)
-      if result.nextCursor ~= vim.NIL and result.nextCursor then
-        page(result.nextCursor)
-      else
-        callback(items)
-      end
-    end)
-  end
-  page(nil)
-end
-
 local function render_list(bufnr)
-  all_notes(function(notes)
+  satchel.all('notes.list', {}, function(notes)
     if not vim.api.nvim_buf_is_loaded(bufnr) or vim.bo[bufnr].modified then
       return -- unsaved moves or deletions in the list are the user's: they stay until :w
     end
