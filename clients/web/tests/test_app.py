@@ -134,3 +134,20 @@ def test_each_window_keeps_its_own_language(bridge, page_factory):
         messages[name] = window.wait_for("dialog .error").text
     assert any("а" <= ch <= "я" for ch in messages["ru"].lower())
     assert messages["en"].isascii() and messages["en"] != messages["ru"]
+
+
+def test_a_page_of_a_bridge_started_again_says_to_open_the_new_url(bridge_factory, page_factory):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    first = bridge_factory("--port", port)
+    page = page_factory(on=first).open()
+    first.stop()
+    second = bridge_factory("--port", port)
+    assert second.token != first.token
+    page.wait_until(lambda: "new address" in page.find("#banner").text, timeout=20)
+    page.driver.get(second.url)
+    page.wait_for("body[data-state='ready']")
+    assert not page.find("#banner").is_displayed()

@@ -109,7 +109,7 @@ function highlight(snippet) {
 function showStatus({ state }) {
   const banner = document.getElementById('banner');
   banner.hidden = state === 'ready';
-  if (state !== 'ready') banner.textContent = t(state === 'restarting' ? 'restarting' : 'disconnected');
+  if (state !== 'ready') banner.textContent = t({ restarting: 'restarting', expired: 'expired' }[state] ?? 'disconnected');
   document.body.dataset.connection = state;
 }
 

@@ -39,10 +39,24 @@ export class Rpc {
       this.pending.clear();
       this.queue = []; // rejected above: a call the page was told failed must not run later
       this.ready = false;
-      this.emitStatus({ state: 'disconnected' });
+      if (!this.expired) this.emitStatus({ state: 'disconnected' });
       setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 4000);
+      this.checkToken();
     });
+  }
+
+  /** A bridge started again has a new token: this page's is refused (403) and only its new URL works. */
+  async checkToken() {
+    try {
+      const answer = await fetch(location.pathname, { method: 'HEAD', cache: 'no-store' });
+      if (answer.status === 403) {
+        this.expired = true;
+        this.emitStatus({ state: 'expired' });
+      }
+    } catch {
+      // no bridge at all (yet): the reconnection goes on
+    }
   }
 
   receive(text) {
