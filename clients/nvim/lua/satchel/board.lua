@@ -38,15 +38,11 @@ function M.open(sort)
   if sort and not vim.tbl_contains(SORTS, sort) then
     return vim.notify('Satchel: the board sorts are ' .. table.concat(SORTS, ', '), vim.log.levels.ERROR)
   end
-  local bufnr = buffer.named(NAME)
-  vim.bo[bufnr].filetype = 'satchel-board'
-  vim.bo[bufnr].modifiable = false
-  buffer.show(bufnr)
+  local bufnr, new = buffer.view(NAME, 'satchel-board', false)
   if sort then
     vim.b[bufnr].satchel_sort = sort
   end
-  if not vim.b[bufnr].satchel_view then
-    vim.b[bufnr].satchel_view = true
+  if new then
     buffer.map(bufnr, '+', function()
       vote(bufnr, 'up')
     end, 'Vote up')

@@ -16,6 +16,18 @@ function M.named(name)
   return bufnr
 end
 
+--- Shows the view called `name` (made on first use; `editable`: whether its text may be changed by hand).
+--- Answers its number and whether it is new, so that its keys and autocommands are set once.
+function M.view(name, filetype, editable)
+  local bufnr = M.named(name)
+  vim.bo[bufnr].filetype = filetype
+  vim.bo[bufnr].modifiable = editable
+  M.show(bufnr)
+  local new = not vim.b[bufnr].satchel_view
+  vim.b[bufnr].satchel_view = true
+  return bufnr, new
+end
+
 --- Shows `bufnr` in the current window.
 function M.show(bufnr)
   vim.api.nvim_set_current_buf(bufnr)

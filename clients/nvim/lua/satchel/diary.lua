@@ -45,12 +45,8 @@ local function post_at_cursor(bufnr)
 end
 
 function M.open_list()
-  local bufnr = buffer.named(NAME)
-  vim.bo[bufnr].filetype = 'satchel-diary'
-  vim.bo[bufnr].modifiable = false
-  buffer.show(bufnr)
-  if not vim.b[bufnr].satchel_view then
-    vim.b[bufnr].satchel_view = true
+  local bufnr, new = buffer.view(NAME, 'satchel-diary', false)
+  if new then
     buffer.map(bufnr, '<CR>', function()
       local id = post_at_cursor(bufnr)
       if id then

@@ -51,12 +51,8 @@ local function load_earlier(bufnr)
 end
 
 function M.open()
-  local bufnr = buffer.named(NAME)
-  vim.bo[bufnr].filetype = 'satchel-messages'
-  vim.bo[bufnr].modifiable = false
-  buffer.show(bufnr)
-  if not vim.b[bufnr].satchel_view then
-    vim.b[bufnr].satchel_view = true
+  local bufnr, new = buffer.view(NAME, 'satchel-messages', false)
+  if new then
     buffer.map(bufnr, 'L', function()
       load_earlier(bufnr)
     end, 'Load earlier messages')

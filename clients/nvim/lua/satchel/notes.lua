@@ -92,12 +92,9 @@ local function write_list(bufnr)
 end
 
 function M.open_list()
-  local bufnr = buffer.named(LIST)
-  vim.bo[bufnr].filetype = 'satchel-notes'
-  buffer.show(bufnr)
+  local bufnr, new = buffer.view(LIST, 'satchel-notes', true)
   vim.cmd([[syntax match SatchelId /^\S\+ / conceal]])
-  if not vim.b[bufnr].satchel_view then
-    vim.b[bufnr].satchel_view = true
+  if new then
     vim.api.nvim_create_autocmd('BufWriteCmd', {
       buffer = bufnr,
       callback = function()

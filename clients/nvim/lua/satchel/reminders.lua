@@ -211,11 +211,8 @@ local function write(bufnr)
 end
 
 function M.open(focus)
-  local bufnr = buffer.named(NAME)
-  vim.bo[bufnr].filetype = 'satchel-reminders'
-  buffer.show(bufnr)
-  if not vim.b[bufnr].satchel_view then
-    vim.b[bufnr].satchel_view = true
+  local bufnr, new = buffer.view(NAME, 'satchel-reminders', true)
+  if new then
     buffer.map(bufnr, 'o', function()
       add(bufnr, false)
     end, 'Add a reminder below')
