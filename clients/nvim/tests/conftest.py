@@ -106,14 +106,6 @@ def editor(editor_factory) -> Editor:
     return editor_factory()
 
 
-def alive(pid: int) -> bool:
-    try:
-        state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.fixture(autouse=True)
 def _binary_env(monkeypatch):
     monkeypatch.setenv("SATCHEL_BINARY", find_binary())

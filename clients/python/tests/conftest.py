@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import pathlib
 import sys
 import textwrap
@@ -15,17 +14,6 @@ import time
 import pytest
 
 pytest_plugins = ["pytester"]
-
-
-# A server that ignores SIGTERM and the end of its input; it answers "ready" once it does.
-STUBBORN = """
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    for line in sys.stdin:
-        request = json.loads(line)
-        if request['method'] == 'ready':
-            answer(request, {})
-    time.sleep(60)
-"""
 
 
 class SlowFeed(http.server.ThreadingHTTPServer):
@@ -99,19 +87,3 @@ def stand_in(tmp_path: pathlib.Path):
     return write
 
 
-def open_fds() -> set[str]:
-    return set(os.listdir("/proc/self/fd"))
-
-
-def children() -> list[int]:
-    """Processes whose parent is this one, zombies included."""
-    mine = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = pathlib.Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
-                mine.append(int(entry))
-    return mine

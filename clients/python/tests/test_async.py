@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from conftest import STUBBORN, children
+from processes import STUBBORN, children
 from satchel_client import AsyncSatchel, NotFound, ServerExited, ValidationFailed
 
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import STUBBORN, children, open_fds
+from processes import STUBBORN, children, open_fds
 from satchel_client import BinaryNotFound, Satchel, ServerExited, find_binary
 
 REAL = find_binary()

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import children
+from processes import children
 from satchel_client import AsyncSatchel, InvalidRequest, Satchel
 
 BIG = "x" * (1 << 20)  # far more than a pipe holds

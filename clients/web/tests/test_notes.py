@@ -7,7 +7,7 @@ import base64
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import drag
+from browser import drag
 from satchel_client import Satchel
 
 PNG = base64.b64decode(

@@ -13,7 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import drag
+from browser import drag
 from satchel_client import Satchel
 
 APP = "section[data-app='reminders']"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import base64
 import os
+import pathlib
 import signal
 import time
 
-from conftest import alive
+from editor_support import alive
 from satchel_client import Satchel
 
 PNG = base64.b64decode(
@@ -135,9 +136,8 @@ def test_errors_come_in_the_sessions_language(editor_factory):
 def test_help_has_tags_for_every_app(editor, tmp_path):
     import shutil
 
-    from conftest import PLUGIN
 
-    shutil.copytree(PLUGIN / "doc", tmp_path / "doc")
+    shutil.copytree(pathlib.Path(__file__).resolve().parents[1] / "doc", tmp_path / "doc")
     editor.nvim.command(f"set rtp^={tmp_path}")
     editor.nvim.command(f"helptags {tmp_path / 'doc'}")
     for tag in ("satchel", "satchel.setup()", ":Satchel", "satchel-notes", "satchel-reminders", "satchel-diary",
