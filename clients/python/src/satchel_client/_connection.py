@@ -1,7 +1,6 @@
 """What the blocking and the asyncio client share: options, notification routing, the exit report."""
 from __future__ import annotations
 
-import logging
 import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -9,11 +8,9 @@ from typing import Any
 
 from ._launch import command, environment
 from ._namespace import no_such_method
-from ._protocol import Change, Ledger
+from ._protocol import LOG, Change, Ledger
 from .api import PATHS, Methods
 from .errors import ServerExited
-
-LOG = logging.getLogger("satchel.client")
 
 #: A handler for notifications other than ``changed``: ``handler(method, params)``, on the reading thread
 #: (blocking client) or the event loop (asyncio client).
