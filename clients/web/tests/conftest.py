@@ -3,6 +3,7 @@ Selenium (Debian's ``chromium`` and ``chromedriver``; nothing is downloaded), an
 that the run names (``$SATCHEL_SCREENSHOTS``, else ``screenshots/`` in pytest's temporary folder)."""
 from __future__ import annotations
 
+import asyncio
 import os
 import pathlib
 import re
@@ -191,6 +192,12 @@ def page_factory(bridge, shots):
 def page(page_factory) -> Page:
     """One browser window (1280 px wide) on the bridge, not yet opened."""
     return page_factory()
+
+
+@pytest.fixture
+def run():
+    """``run(coroutine)``: runs it on a fresh event loop."""
+    return asyncio.run
 
 
 def same_origin(url: str) -> str:

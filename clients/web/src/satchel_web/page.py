@@ -1,0 +1,295 @@
+"""A page's connection: its WebSocket and the satchel behind it, started again when it dies."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+from satchel_client import AsyncSatchel, SatchelError, ServerExited
+
+from .frames import JSON, Call, encode, error, notification, parse_frame, read_call, restarted, result, status
+
+LOG = logging.getLogger("satchel.web")
+
+#: Seconds before starting a satchel, by how many in a row failed to start or died young: a satchel that
+#: keeps failing is tried less and less often.
+RESTART_DELAYS = (0.0, 0.0, 0.5, 1.0, 2.0, 5.0)
+#: Seconds a satchel must have run for its death to count as a fresh start, not as one more failure.
+STABLE_AFTER = 10.0
+
+NOT_RELAYED = frozenset({"shutdown", "exit"})
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How a page's satchel is started: the binary, the database every page shares (``None``: the server's
+    own default) and the other flags."""
+
+    binary: str
+    db: str | None
+    args: tuple[str, ...]
+
+    def satchel(self, extra: Sequence[str] = (), **options: Any) -> AsyncSatchel:
+        """A new, not yet started, ``AsyncSatchel`` on the shared database."""
+        return AsyncSatchel(self.binary, db=self.db, args=[*self.args, *extra], timeout=None, **options)
+
+
+class PageSession:
+    """One page: its WebSocket, its satchel, and the relay between them.
+
+    Everything sent to the page goes through one queue and one writer task, so messages leave in the order
+    they were produced (``restarting`` before the errors of the requests it cut short).
+    """
+
+    def __init__(self, ws: web.WebSocketResponse, backend: Backend) -> None:
+        self.ws = ws
+        self.backend = backend
+        self.satchel: AsyncSatchel | None = None
+        self._ready = asyncio.Event()
+        self._initialize: tuple[JSON] | None = None  # the params of the page's last accepted `initialize`
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._feed: asyncio.Task[None] | None = None
+        self._failures = 0  # satchels in a row that did not start or died young
+        self._up_since = 0.0
+        self._closed = False
+        self._closing: asyncio.Future[None] | None = None
+
+    # Lifetime
+
+    async def run(self) -> None:
+        """Relays until the page goes (or the bridge closes the socket)."""
+        self._spawn(self._write_loop())
+        self._spawn(self._launch())
+        async for frame in self.ws:
+            if frame.type == WSMsgType.TEXT:
+                self._received(frame.data)
+            elif frame.type == WSMsgType.BINARY:
+                self._emit(error(None, -32600, "Invalid request: frames are text", {"reason": "binaryFrame"}))
+            elif frame.type == WSMsgType.ERROR:
+                LOG.warning("page socket error: %s", self.ws.exception())
+                break
+
+    async def close(self, code: int = WSCloseCode.GOING_AWAY) -> None:
+        """Ends the page: its tasks, its socket and its satchel (once, however many ask)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close(code))
+        await asyncio.shield(self._closing)
+
+    async def _close(self, code: int) -> None:
+        self._closed = True
+        current = asyncio.current_task()
+        tasks = [task for task in (*self._tasks, self._feed) if task is not None and task is not current]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(self._close_socket(code), self._close_satchel())
+
+    async def _close_socket(self, code: int) -> None:
+        if not self.ws.closed:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=code, message=b"satchel-web is closing")
+
+    async def _close_satchel(self) -> None:
+        if self.satchel is not None:
+            await self.satchel.close()
+            LOG.info("page gone; satchel %s closed", self.satchel.pid)
+
+    def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # The satchel
+
+    async def _launch(self) -> None:
+        """Starts a satchel, replays ``initialize``, subscribes, forwards its changes; says ``ready``.
+        A satchel that does not come up is tried again, less and less often."""
+        loop = asyncio.get_running_loop()
+        while not self._closed:
+            await asyncio.sleep(RESTART_DELAYS[min(self._failures, len(RESTART_DELAYS) - 1)])
+            satchel = self.backend.satchel(on_notification=self._notified)
+            self.satchel = satchel
+            try:
+                await self._prepare(satchel)
+            except Exception as problem:  # noqa: BLE001 - whatever stops it, the page waits for the next try
+                self._failures += 1
+                LOG.warning("satchel did not start (%d in a row): %s", self._failures, problem,
+                            exc_info=not isinstance(problem, (ServerExited, OSError)))
+                await satchel.close()
+                continue
+            self._up_since = loop.time()
+            self._feed = asyncio.ensure_future(self._forward_changes(satchel))
+            self._ready.set()
+            self._emit(status("ready"))
+            LOG.info("page ready on satchel %s", satchel.pid)
+            return
+
+    async def _prepare(self, satchel: AsyncSatchel) -> None:
+        await satchel.start()
+        if self._initialize is not None:
+            try:
+                await satchel.call("initialize", self._initialize[0])
+            except SatchelError as problem:
+                LOG.warning("the page's initialize was refused on restart: %s", problem)
+        await satchel.subscribe()
+
+    async def _forward_changes(self, satchel: AsyncSatchel) -> None:
+        try:
+            async for change in satchel.changes():
+                self._emit(notification("changed", {
+                    "seq": change.seq, "at": change.at, "domain": change.domain, "kind": change.kind,
+                    "id": change.id, "entity": change.entity,
+                }))
+        except ServerExited:
+            self._exited(satchel)
+
+    def _notified(self, method: str, params: JSON) -> None:
+        """The server's notifications other than ``changed`` go to the page as they are."""
+        self._emit(notification(method, params) if params is not None else {"jsonrpc": "2.0", "method": method})
+
+    def _exited(self, satchel: AsyncSatchel) -> None:
+        """``satchel`` is gone: unless the page is closing (or this was already seen), start another."""
+        if self._closed or satchel is not self.satchel or not self._ready.is_set():
+            return
+        self._ready.clear()
+        young = asyncio.get_running_loop().time() - self._up_since < STABLE_AFTER
+        self._failures = self._failures + 1 if young else 0
+        LOG.warning("satchel %s exited (code %s); starting it again", satchel.pid, satchel.returncode)
+        self._emit(status("restarting"))
+        self._spawn(self._relaunch(satchel))
+
+    async def _relaunch(self, old: AsyncSatchel) -> None:
+        await old.close()
+        await self._launch()
+
+    async def _ready_satchel(self) -> AsyncSatchel:
+        """The page's satchel, once it is up (requests that arrive while it restarts wait here)."""
+        await self._ready.wait()
+        assert self.satchel is not None
+        return self.satchel
+
+    # From the page
+
+    def _received(self, text: str) -> None:
+        try:
+            message = parse_frame(text)
+        except ValueError as problem:
+            self._emit(problem.args[0])
+            return
+        if isinstance(message, list):
+            self._spawn(self._batch(message))
+            return
+        call = read_call(message)
+        if isinstance(call, Call):
+            self._spawn(self._relay(call))
+        elif call is not None:
+            self._emit(call)
+
+    async def _relay(self, call: Call) -> None:
+        answer = await self._answer(call)
+        if answer is not None:
+            self._emit(answer)
+
+    async def _batch(self, messages: list[JSON]) -> None:
+        """A batch: each entry handled as a message of its own, the answers sent together as one array."""
+        if not messages:
+            self._emit(error(None, -32600, "Invalid request: empty batch", {"reason": "emptyBatch"}))
+            return
+        calls = [read_call(message) for message in messages]
+        answers = await asyncio.gather(*(self._answer(call) if isinstance(call, Call) else _settled(call)
+                                         for call in calls))
+        answered = [answer for answer in answers if answer is not None]
+        if answered:
+            self._emit(answered)
+
+    async def _answer(self, call: Call) -> dict[str, JSON] | None:
+        """The answer to one call from the page (``None`` for a notification)."""
+        try:
+            if call.method in NOT_RELAYED:
+                return self._not_relayed(call)
+            if call.method == "changes.unsubscribe":
+                return result(call.id, {"unsubscribed": False}) if call.has_id else None
+            if not call.has_id:
+                await self._notify(call)
+                return None
+            if call.method == "changes.subscribe":
+                return result(call.id, {"cursor": await self._cursor()})
+            return result(call.id, await self._call(call))
+        except SatchelError as problem:
+            return error(call.id, problem.code, problem.message, problem.data) if call.has_id else None
+        except _Restarted:
+            return restarted(call.id) if call.has_id else None
+        except TypeError as problem:  # params the server's framing cannot carry (a lone surrogate)
+            detail = {"reason": "invalidJSON", "detail": str(problem)}
+            return error(call.id, -32700, "Parse error", detail) if call.has_id else None
+        except Exception:
+            LOG.exception("relaying %s failed", call.method)
+            return error(call.id, -32603, "Internal error in the bridge") if call.has_id else None
+
+    def _not_relayed(self, call: Call) -> dict[str, JSON] | None:
+        if not call.has_id:
+            return None
+        return error(call.id, -32601, f"Method not available through the bridge: {call.method}",
+                     {"method": call.method, "reason": "bridgeOwnsLifetime"})
+
+    async def _call(self, call: Call) -> JSON:
+        satchel = await self._ready_satchel()
+        remembered = self._initialize
+        if call.method == "initialize":
+            self._initialize = (call.params,)
+        try:
+            return await self._guarded(satchel, satchel.call(call.method, call.params))
+        except SatchelError:
+            if call.method == "initialize":
+                self._initialize = remembered
+            raise
+
+    async def _notify(self, call: Call) -> None:
+        satchel = await self._ready_satchel()
+        await self._guarded(satchel, satchel.notify(call.method, call.params))
+
+    async def _cursor(self) -> JSON:
+        satchel = await self._ready_satchel()
+        since = await self._guarded(satchel, satchel.call("changes.since", {}))
+        return since.get("nextCursor") if isinstance(since, dict) else None
+
+    async def _guarded(self, satchel: AsyncSatchel, work: Awaitable[Any]) -> Any:
+        """Awaits ``work`` on ``satchel``; when the satchel dies meanwhile, starts the restart and raises
+        ``_Restarted``."""
+        try:
+            return await work
+        except ServerExited:
+            self._exited(satchel)
+            raise _Restarted() from None
+
+    # To the page
+
+    def _emit(self, message: JSON) -> None:
+        if not self._closed:
+            self._outbox.put_nowait(encode(message))
+
+    async def _write_loop(self) -> None:
+        while True:
+            text = await self._outbox.get()
+            if self.ws.closed:
+                return
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError) as problem:
+                LOG.debug("the page's socket is closing: %s", problem)
+                return
+
+
+class _Restarted(Exception):
+    """The page's satchel died while a call was in flight."""
+
+
+async def _settled(value: Any) -> Any:
+    return value

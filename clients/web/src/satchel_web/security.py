@@ -1,0 +1,86 @@
+"""The bridge's security, as Jupyter server's: every request carries the launch's token (``?token=``, then an
+HttpOnly cookie), names the bridge in ``Host`` and, when it has an ``Origin`` (a WebSocket must), comes from
+the app's own origin. Anything else is 403 before any route is reached. Every answer carries the headers
+that keep the page to its own files."""
+from __future__ import annotations
+
+import hmac
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from aiohttp import web
+
+LOG = logging.getLogger("satchel.web")
+
+COOKIE = "satchel_token_{port}"  # named by port: two bridges on one machine keep a cookie each
+CSP = ("default-src 'self'; img-src 'self' data: blob: http: https:; connect-src 'self'; "
+       "style-src 'self' 'unsafe-inline'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+@dataclass
+class Guard:
+    """The checks every request passes before anything else: the token, ``Host`` and ``Origin``."""
+
+    token: str
+    port: int | None = None  # known once the socket is bound; until then every request is refused
+
+    def hosts(self) -> set[str]:
+        return {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+
+    def origins(self) -> set[str]:
+        return {f"http://{host}" for host in self.hosts()}
+
+    def refusal(self, request: web.Request) -> str | None:
+        """Why ``request`` is refused, or ``None`` when it may go on."""
+        if self.port is None:
+            return "not ready"
+        if request.headers.get("Host", "").lower() not in self.hosts():
+            return "unknown Host"
+        origin = request.headers.get("Origin")
+        if origin is None and request.path == "/ws":
+            return "a WebSocket needs an Origin"
+        if origin is not None and origin.lower() not in self.origins():
+            return "foreign Origin"
+        if not (self.matches(request.query.get("token")) or self.matches(request.cookies.get(self.cookie))):
+            return "missing or wrong token"
+        return None
+
+    @property
+    def cookie(self) -> str:
+        """The cookie that carries the token: cookies ignore ports, so its name holds this bridge's."""
+        return COOKIE.format(port=self.port)
+
+    def matches(self, candidate: str | None) -> bool:
+        """Whether ``candidate`` is the token, compared in constant time."""
+        return candidate is not None and hmac.compare_digest(candidate.encode("utf-8", "replace"), self.token.encode())
+
+
+def guard_middleware(guard: Guard) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """Refuses with 403 what ``guard`` refuses; keeps a token from the query in a cookie."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                         ) -> web.StreamResponse:
+        reason = guard.refusal(request)
+        if reason is not None:
+            LOG.warning("refused %s %s from %s: %s", request.method, request.path, request.remote, reason)
+            return web.Response(status=403, text=f"403 Forbidden: {reason}\n")
+        response = await handler(request)
+        if guard.matches(request.query.get("token")) and not response.prepared:
+            response.set_cookie(guard.cookie, guard.token, path="/", httponly=True, samesite="Strict")
+        return response
+
+    return middleware
+
+
+async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer, refusals and errors included, says what the page may load and that types are exact."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
