@@ -20,8 +20,7 @@ Errors of the bridge's own: ``-32700``/``-32600`` for frames that are not JSON-R
 of the bridge itself.
 
 It listens on 127.0.0.1 only; ``security`` checks every request first, ``assets`` serves the static app,
-``page`` runs each page's socket and satchel, and
-``frames`` reads and writes the socket's messages.
+``page`` runs each page's socket and satchel, and ``frames`` reads and writes the socket's messages.
 """
 from __future__ import annotations
 
