@@ -1,6 +1,6 @@
 // ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid.
 import { extend, language, t } from './i18n.js';
-import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, openDialog, showError } from './ui.js';
+import { allPages, coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, openDialog, showError } from './ui.js';
 
 extend({
   en: {
@@ -133,25 +133,14 @@ export function mount(section, { rpc }) {
 
   const refresh = coalesce(async () => {
     try {
-      if (mode === 'text') notes = await all('notes.list');
-      else photos = await all('photos.list');
+      if (mode === 'text') notes = (await allPages(rpc, 'notes.list')).items;
+      else photos = (await allPages(rpc, 'photos.list')).items;
       showError(listError, null);
       render();
     } catch (error) {
       showError(listError, error);
     }
   });
-
-  async function all(method) {
-    const items = [];
-    let cursor;
-    do {
-      const page = await rpc.call(method, cursor ? { limit: 500, cursor } : { limit: 500 });
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return items;
-  }
 
   function render() {
     if (mode === 'text') {

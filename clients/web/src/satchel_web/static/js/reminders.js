@@ -2,7 +2,7 @@
 // screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
 // removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
 // Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers.
-import { arrange, coalesce, errorLine, h, showError } from './ui.js';
+import { allPages, arrange, coalesce, errorLine, h, showError } from './ui.js';
 import { extend, t } from './i18n.js';
 
 extend({
@@ -407,16 +407,8 @@ export function mount(section, { rpc }) {
   // Loading
 
   async function listAll() {
-    const items = [];
-    let cursor = null;
-    let editing = null;
-    do {
-      const page = await rpc.call('reminders.list', cursor ? { limit: 500, cursor } : { limit: 500 });
-      items.push(...page.items);
-      editing = page.editingId;
-      cursor = page.nextCursor;
-    } while (cursor);
-    return { items, editingId: editing };
+    const { items, last } = await allPages(rpc, 'reminders.list');
+    return { items, editingId: last.editingId };
   }
 
   async function load() {
