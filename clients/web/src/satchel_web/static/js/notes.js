@@ -289,9 +289,22 @@ export function mount(section, { rpc }) {
     return { element: h('fieldset', { class: 'colours' }, h('legend', {}, t('colour')), cells, sliders), value: () => ({ ...chosen }) };
   }
 
+  // A padlock drawn here: an emoji would need a font the machine may not have.
+  function lockIcon() {
+    const svg = (tag, attributes) => {
+      const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      return element;
+    };
+    const icon = svg('svg', { viewBox: '0 0 24 24', class: 'free-limit-icon', 'aria-hidden': 'true' });
+    icon.append(svg('rect', { x: 5, y: 10, width: 14, height: 11, rx: 2, fill: 'currentColor' }),
+      svg('path', { d: 'M8 10V7a4 4 0 0 1 8 0v3', fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
+    return icon;
+  }
+
   function freeLimit(error) {
     const form = h('form', { method: 'dialog', class: 'free-limit' },
-      h('div', { class: 'raccoon', 'aria-hidden': 'true' }, '🦝'),
+      lockIcon(),
       h('h3', {}, t('freeLimit')),
       h('p', { role: 'alert' }, error.message),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('close'))));
