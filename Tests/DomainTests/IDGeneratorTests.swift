@@ -39,3 +39,50 @@ import Testing
         #expect(Set(ids).count == ids.count)
     }
 }
+
+/// Within one millisecond ids keep the order they were made in (ULID's monotonic mode), and a store's floor
+/// (the greatest id of the same millisecond, whichever process made it) is passed.
+@Suite struct MonotonicIDTests {
+    @Test func idsMadeInOneMillisecondIncrease() {
+        let generator = RandomIDGenerator(clock: ManualClock())
+        let ids = (0..<5_000).map { _ in generator.makeID(kind: "post") }
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
+    }
+
+    @Test func aClockThatGoesBackDoesNotBreakTheOrder() {
+        let clock = ManualClock()
+        let generator = RandomIDGenerator(clock: clock)
+        let first = generator.makeID(kind: "post")
+        clock.advance(by: -5_000)
+        #expect(generator.makeID(kind: "post") > first)
+    }
+
+    @Test func anIdAfterAFloorFromAnotherGeneratorIsGreater() {
+        let clock = ManualClock()
+        let mine = RandomIDGenerator(clock: clock)
+        let theirs = RandomIDGenerator(clock: clock)
+        var floor = theirs.makeID(kind: "bp")
+        for _ in 0..<200 {
+            let next = mine.makeID(kind: "bp", after: floor)
+            #expect(next > floor)
+            floor = theirs.makeID(kind: "bp", after: next)
+            #expect(floor > next)
+        }
+    }
+
+    @Test func aFloorOfAnotherKindOrShapeIsIgnored() {
+        let generator = RandomIDGenerator(clock: ManualClock())
+        for floor in ["note_zzzzzzzzzzzzzzzzzzzzzzzzzz", "post_1", "post_zzzzzzzzzzzzzzzzzzzzzzzzzz", "post_0000000000000000000000000!", "zzz"] {
+            let id = generator.makeID(kind: "post", after: floor)
+            #expect(id.hasPrefix("post_") && id.count == 31, "\(floor) -> \(id)")
+        }
+    }
+
+    @Test func aFloorReadsBackToTheSameValue() {
+        let generator = RandomIDGenerator(clock: ManualClock(milliseconds: 0xFFFF_FFFF_FFFF))
+        let id = generator.makeID(kind: "img")
+        #expect(IDValue(id: id, kind: "img")?.id(kind: "img") == id)
+        #expect(IDValue(id: "img_zzzzzzzzzzzzzzzzzzzzzzzzzz", kind: "img") == nil)  // past 128 bits
+    }
+}

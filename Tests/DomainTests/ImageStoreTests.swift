@@ -321,7 +321,7 @@ import Testing
     /// Gives every photo note the same id, so the second photo note's insert fails after its image was stored.
     private final class CollidingPhotoIDs: IDGenerator {
         private var next = 1
-        func makeID(kind: String) -> String {
+        func makeID(kind: String, after floor: String?) -> String {
             defer { next += 1 }
             return kind == "photo" ? "photo_same" : "\(kind)_\(next)"
         }

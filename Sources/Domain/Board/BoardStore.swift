@@ -34,7 +34,7 @@ public final class BoardStore {
         case .votes: return "(\(p)ups - \(p)downs) DESC, \(p)title_key ASC, \(p)id ASC"
         case .title: return "\(p)title_key ASC, \(p)id ASC"
         case .new: return "\(p)created_at DESC, \(p)id DESC"
-        case .hot: return "\(p)hot DESC, \(p)id ASC"
+        case .hot: return "\(p)hot DESC, \(p)id DESC"
         case .best: return "\(p)best DESC, (\(p)ups - \(p)downs) DESC, \(p)id ASC"
         }
     }
@@ -54,8 +54,11 @@ public final class BoardStore {
         return try storage {
             try database.transaction {
                 let now = clock.nowMilliseconds()
+                // Greater than any post of this same millisecond, so `new` (and `hot`'s ties) keep creation order.
+                let id = ids.makeID(kind: "bp", after: try database.scalarText(
+                    "SELECT max(id) FROM board_posts WHERE created_at = ?1", [.integer(now)]))
                 let post = BoardPost(
-                    id: ids.makeID(kind: "bp"), title: title, ups: 0, downs: 0, createdAt: now, updatedAt: now,
+                    id: id, title: title, ups: 0, downs: 0, createdAt: now, updatedAt: now,
                     revision: 1, myVote: nil)
                 try database.run(
                     """
@@ -210,6 +213,6 @@ public final class BoardStore {
     }
 
     public func count() throws(DomainError) -> Int {
-        try storage { Int(try database.scalarInteger("SELECT count(*) FROM board_posts") ?? 0) }
+        try storage { try RowCounts(database: database).rows(of: "board_posts") }
     }
 }

@@ -75,7 +75,9 @@ public final class DiaryStore {
         return try storage {
             try database.transaction {
                 let now = clock.nowMilliseconds()
-                let id = ids.makeID(kind: "post")
+                // Greater than any post of this same millisecond, so newest first holds within it too.
+                let id = ids.makeID(kind: "post", after: try database.scalarText(
+                    "SELECT max(id) FROM diary_posts WHERE created_at = ?1", [.integer(now)]))
                 try database.run(
                     "INSERT INTO diary_posts(id, text, created_at, updated_at, revision) VALUES (?1, ?2, ?3, ?3, 1)",
                     [.text(id), text.map { .text($0) } ?? .null, .integer(now)])
@@ -189,6 +191,6 @@ public final class DiaryStore {
 
     /// How many posts there are.
     public func count() throws(DomainError) -> Int {
-        try storage { Int(try database.scalarInteger("SELECT count(*) FROM diary_posts") ?? 0) }
+        try storage { try RowCounts(database: database).rows(of: "diary_posts") }
     }
 }

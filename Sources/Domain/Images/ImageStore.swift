@@ -168,7 +168,7 @@ public final class ImageStore {
 
     /// How many images are stored.
     public func count() throws(DomainError) -> Int {
-        try storage { Int(try database.scalarInteger("SELECT count(*) FROM images") ?? 0) }
+        try storage { try RowCounts(database: database).rows(of: "images") }
     }
 
     static let columns = "id, mime_type, byte_size, width, height, sha256"

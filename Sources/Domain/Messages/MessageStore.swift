@@ -138,6 +138,6 @@ public final class MessageStore {
     }
 
     public func count() throws(DomainError) -> Int {
-        try storage { Int(try database.scalarInteger("SELECT count(*) FROM messages") ?? 0) }
+        try storage { try RowCounts(database: database).rows(of: "messages") }
     }
 }

@@ -14,7 +14,8 @@ public final class Edition {
     }
 
     private func usedNow() throws -> Int {
-        Int(try database.scalarInteger("SELECT (SELECT count(*) FROM notes) + (SELECT count(*) FROM photo_notes)") ?? 0)
+        let counts = RowCounts(database: database)
+        return try counts.rows(of: "notes") + counts.rows(of: "photo_notes")
     }
 
     /// Throws `freeLimitReached` when one more note would pass the limit. Runs inside the create's

@@ -7,7 +7,6 @@ struct OrderedList {
     let database: Database
     let table: String
     /// The SQL run most often, written once (not interpolated on every call).
-    private let countSQL: String
     private let appendPositionQuery: String
     private let positionOfSQL: String
 
@@ -16,13 +15,12 @@ struct OrderedList {
     init(database: Database, table: String) {
         self.database = database
         self.table = table
-        countSQL = "SELECT count(*) FROM \(table)"
         appendPositionQuery = "SELECT (SELECT coalesce(max(position), 0) FROM \(table)) + \(Self.gap)"
         positionOfSQL = "SELECT position FROM \(table) WHERE id = ?1"
     }
 
     func count() throws -> Int {
-        Int(try database.scalarInteger(countSQL) ?? 0)
+        try RowCounts(database: database).rows(of: table)
     }
 
     /// The 0-based index of the row with `id`, or `nil`.
