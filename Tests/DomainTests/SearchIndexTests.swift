@@ -63,6 +63,33 @@ import Testing
         #expect(short.snippet.contains("**to**"))
     }
 
+    /// A word in more documents than are ranked exactly: the most recent matches are ranked, title
+    /// matches first, then newest first, and every hit is a match with its terms marked.
+    @Test func aVeryCommonWordRanksItsRecentMatchesTitlesFirst() throws {
+        let store = try Self.store()
+        store.beginWriteGroup()
+        let total = SearchIndex.rankedMatches + 500
+        var notes: [Note] = []
+        for index in 0..<total {
+            let title = index == 1_200 ? "Apple harvest" : "note \(index)"
+            notes.append(try store.notes.create(NoteDraft(title: title, content: "an apple a day, day \(index)")))
+            if index % 100 == 0 { _ = try store.board.create(title: "apple board \(index)") }
+        }
+        try store.commitWriteGroup()
+        let hits = try store.search.search("apple day", limit: 10)
+        #expect(hits.count == 10)
+        #expect(hits.first?.id == notes[1_200].id, "the title match comes first")
+        let rest = Array(hits.dropFirst()).map(\.id)
+        #expect(rest == notes.reversed().filter { $0.id != notes[1_200].id }.prefix(9).map(\.id), "then newest first")
+        #expect(hits.allSatisfy { $0.snippet.contains("**apple**") && $0.snippet.contains("**day**") }, "\(hits.map(\.snippet))")
+        // Narrowed to one domain: the board's few matches are ranked exactly, the notes' many by recency.
+        let board = try store.search.search("apple", domains: [.board], limit: 100)
+        #expect(board.count == (total + 99) / 100)
+        #expect(board.allSatisfy { $0.domain == .board })
+        let onlyNotes = try store.search.search("apple", domains: [.notes], limit: 3)
+        #expect(onlyNotes.map(\.id) == [notes[1_200].id, notes[total - 1].id, notes[total - 2].id])
+    }
+
     @Test(arguments: ["\"milk", "milk*", "-milk", "milk NEAR bread", "NEAR(milk bread)", "milk OR", "(milk", "m'lk\"\"", "%", "_"])
     func queriesWithFTSSyntaxAreTextNotErrors(query: String) throws {
         let store = try Self.store()

@@ -176,6 +176,13 @@ public final class SearchIndex {
         }
     }
 
+    /// Up to this many matches a query is ranked exactly (FTS5's bm25, titles weighing four times the
+    /// body), which costs time in proportion to every match. A query that matches more (a very common word
+    /// in a large database) is ranked among its most recent this-many matches only: those whose titles
+    /// mention a term first, then newest first. So a search costs about the same at a million documents as at ten
+    /// thousand (see BENCHMARKS.md, "scale").
+    public static let rankedMatches = 2000
+
     public func search(_ query: String, domains: Set<ChangeDomain>? = nil, limit: Int = defaultLimit)
         throws(DomainError) -> [SearchHit]
     {
@@ -201,40 +208,82 @@ public final class SearchIndex {
             }
             conditions.append("d.domain IN (\(placeholders.joined(separator: ", ")))")
         }
-        values.append(.integer(Int64(limit)))
-        let limitParameter = "?\(values.count)"
-        let sql: String
-        if long.isEmpty {
-            sql = """
-                SELECT d.domain, d.entity_id, d.title, d.body, NULL FROM search_documents AS d
-                WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT \(limitParameter)
-                """
-        } else {
-            values.append(.text(long.map(Self.phrase).joined(separator: " ")))
-            let match = "search_index MATCH ?\(values.count)"
-            // Rank every match cheaply first, then make snippets for the best few only.
-            let join = conditions.isEmpty ? "" : "JOIN search_documents AS d ON d.id = search_index.rowid"
-            sql = """
-                WITH best AS (
-                    SELECT search_index.rowid AS id, bm25(search_index, 4.0, 1.0) AS score FROM search_index \(join)
-                    WHERE \(([match] + conditions).joined(separator: " AND ")) ORDER BY score LIMIT \(limitParameter)
-                )
-                SELECT d.domain, d.entity_id, d.title, d.body,
-                       snippet(search_index, -1, '\(Self.mark)', '\(Self.mark)', '…', 16)
-                FROM best JOIN search_index ON search_index.rowid = best.id JOIN search_documents AS d ON d.id = best.id
-                WHERE \(match) ORDER BY best.score
-                """
-        }
         return try storage {
             // Every change committed so far (and this connection's own, not yet committed) is taken in first.
             try catchUpFully()
-            var hits: [SearchHit] = []
             // The SQL depends on the query's shape, so it is prepared for this search only, not cached.
+            let sql: String
+            if long.isEmpty {
+                values.append(.integer(Int64(limit)))
+                sql = """
+                    SELECT d.domain, d.entity_id, d.title, d.body, NULL FROM search_documents AS d
+                    WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT ?\(values.count)
+                    """
+            } else {
+                values.append(.text(long.map(Self.phrase).joined(separator: " ")))
+                let match = "search_index MATCH ?\(values.count)"
+                // CROSS JOIN keeps the FTS5 table the outer loop, so a match is looked up once, not per row.
+                let join = conditions.isEmpty ? "" : "CROSS JOIN search_documents AS d ON d.id = search_index.rowid"
+                let filter = ([match] + conditions).joined(separator: " AND ")
+                let best: String
+                let order: String
+                values.append(.integer(Int64(Self.rankedMatches - 1)))
+                let common = try Statement(
+                    database: database,
+                    sql: """
+                        SELECT search_index.rowid FROM search_index \(join) WHERE \(filter)
+                        ORDER BY search_index.rowid DESC LIMIT 1 OFFSET ?\(values.count)
+                        """
+                ).first(values) { $0.int64(0) }
+                values.removeLast()
+                values.append(.integer(Int64(limit)))
+                let limitParameter = "?\(values.count)"
+                if let oldest = common {
+                    // A very common query: its most recent matches, those with a term in the title first.
+                    values.append(.integer(oldest))
+                    let oldestParameter = "?\(values.count)"
+                    values.append(.text("{title} : (" + long.map(Self.phrase).joined(separator: " OR ") + ")"))
+                    best = """
+                        recent AS (
+                            SELECT search_index.rowid AS id FROM search_index \(join)
+                            WHERE \(filter) AND search_index.rowid >= \(oldestParameter)
+                        ),
+                        titled AS (
+                            SELECT rowid AS id FROM search_index
+                            WHERE search_index MATCH ?\(values.count) AND rowid >= \(oldestParameter)
+                        ),
+                        best AS (
+                            SELECT id, -(id IN titled) AS score FROM recent ORDER BY score, id DESC LIMIT \(limitParameter)
+                        )
+                        """
+                    order = "best.score, best.id DESC"
+                } else {
+                    // Rank every match cheaply first, then make snippets for the best few only.
+                    best = """
+                        best AS (
+                            SELECT search_index.rowid AS id, bm25(search_index, 4.0, 1.0) AS score FROM search_index \(join)
+                            WHERE \(filter) ORDER BY score LIMIT \(limitParameter)
+                        )
+                        """
+                    order = "best.score"
+                }
+                // Snippets: FTS5's for exactly ranked hits; for a very common query a match lookup per hit would
+                // cost more than the ranking, so the hits' own text is marked here instead.
+                let snippet = common == nil ? "snippet(search_index, -1, '\(Self.mark)', '\(Self.mark)', '…', 16)" : "NULL"
+                let fts = common == nil ? "CROSS JOIN search_index ON search_index.rowid = best.id" : ""
+                sql = """
+                    WITH \(best)
+                    SELECT d.domain, d.entity_id, d.title, d.body, \(snippet)
+                    FROM best \(fts) CROSS JOIN search_documents AS d ON d.id = best.id
+                    \(common == nil ? "WHERE \(match)" : "") ORDER BY \(order)
+                    """
+            }
+            var hits: [SearchHit] = []
             try Statement(database: database, sql: sql).forEachRow(values) { row in
                 guard let domain = ChangeDomain(rawValue: row.text(0)) else { return }
                 let title = row.text(2)
                 let body = row.text(3)
-                let snippet = row.textOrNil(4) ?? Self.snippet(of: TextRules.isBlank(body) ? title : body, terms: short)
+                let snippet = row.textOrNil(4) ?? Self.snippet(title: title, body: body, terms: terms)
                 hits.append(
                     SearchHit(domain: domain, id: row.text(1), title: Self.displayTitle(domain, title: title, body: body), snippet: snippet))
             }
@@ -264,22 +313,42 @@ public final class SearchIndex {
         return firstLine.count > 80 ? String(firstLine.prefix(79)) + "…" : firstLine
     }
 
-    /// A snippet around the first of `terms` found in `text` (for short-term searches, where FTS5 does not
-    /// make one).
-    static func snippet(of text: String, terms: [String]) -> String {
-        let lowered = text.lowercased()
-        for term in terms {
-            guard let range = lowered.range(of: term.lowercased()), lowered.count == text.count else { continue }
-            let start = lowered.distance(from: lowered.startIndex, to: range.lowerBound)
-            let length = lowered.distance(from: range.lowerBound, to: range.upperBound)
-            let characters = Array(text)
-            let from = max(0, start - 30)
-            let to = min(characters.count, start + length + 30)
-            return (from > 0 ? "…" : "") + String(characters[from..<start]) + mark
-                + String(characters[start..<start + length]) + mark + String(characters[(start + length)..<to])
-                + (to < characters.count ? "…" : "")
+    /// A snippet around the first of `terms` found in the body (else the title), with every term in it
+    /// marked (for short-term and very common searches, where FTS5 does not make one).
+    static func snippet(title: String, body: String, terms: [String]) -> String {
+        for text in [body, title] {
+            if let found = snippet(of: text, terms: terms) { return found }
         }
-        return String(text.prefix(60))
+        return String((TextRules.isBlank(body) ? title : body).prefix(60))
+    }
+
+    /// `text` around the first of `terms` in it, with every term's occurrences there marked; `nil` when none
+    /// occurs (ignoring case).
+    static func snippet(of text: String, terms: [String]) -> String? {
+        let characters = Array(text)
+        let lowered = characters.map { $0.lowercased() }
+        let needles = terms.map { Array($0.lowercased()).map { String($0) } }.filter { !$0.isEmpty }
+        func match(at index: Int) -> Int? {
+            for needle in needles where index + needle.count <= lowered.count {
+                if lowered[index..<index + needle.count].elementsEqual(needle) { return needle.count }
+            }
+            return nil
+        }
+        guard let first = lowered.indices.first(where: { match(at: $0) != nil }) else { return nil }
+        let from = max(0, first - 30)
+        let to = min(characters.count, first + 50)
+        var result = from > 0 ? "…" : ""
+        var index = from
+        while index < to {
+            if let length = match(at: index) {
+                result += mark + String(characters[index..<index + length]) + mark
+                index += length
+            } else {
+                result.append(characters[index])
+                index += 1
+            }
+        }
+        return result + (index < characters.count ? "…" : "")
     }
 }
 
