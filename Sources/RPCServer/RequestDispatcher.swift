@@ -14,6 +14,8 @@ final class RequestDispatcher {
     /// Commits what the connection has written so far (set by the server loop); returns the error when the
     /// commit failed, after the answers that reported on it have been rewritten.
     var commitBeforeExternalWork: ((inout JSONWriter) -> DomainError?)?
+    /// Writes whole lines to the output at once (set by the server loop): progress notifications.
+    var sendNow: ((inout JSONWriter) -> Void)?
 
     init(registry: MethodRegistry, session: Session, logger: Logger, maximumMessageBytes: Int) {
         self.registry = registry
@@ -156,6 +158,10 @@ final class RequestDispatcher {
         if session.isShuttingDown && method.name != "exit" {
             return .failure(ServerError.shuttingDown.response(in: session.language))
         }
+        if let token = ProgressReporter.token(in: request.params), let sendNow {
+            session.progress = ProgressReporter(token: token, send: sendNow)
+        }
+        defer { session.progress = nil }
         switch method.invoke(request.params, session: session, logger: logger) {
         case .success(let result): return .success(result)
         case .failure(let error): return .failure(error.response(in: session.language))

@@ -16,6 +16,13 @@ final class Session {
     let editing: ReminderEditingSession
     /// What `changes.subscribe` asked for, if anything.
     var subscription: ChangeSubscription?
+    /// Set while a request that asked for progress (`params._meta.progressToken`) runs.
+    var progress: ProgressReporter?
+
+    /// Reports progress on the running request, when it asked for it.
+    func report(_ done: Int, total: Int? = nil, message: String? = nil) {
+        progress?.report(done, total: total, message: message)
+    }
 
     init(language: Language, timeZone: TimeZone, editing: ReminderEditingSession) {
         self.language = language

@@ -72,7 +72,7 @@ case .serve(let configuration):
     registry.register(MessageMethods.methods(store: store))
     registry.register(BoardMethods.methods(store: store))
     registry.register(ChangeMethods.methods(store: store))
-    registry.register(ExchangeMethods.methods(store: store))
+    registry.register(ExchangeMethods.methods(store: store, maximumMessageBytes: configuration.maximumMessageBytes))
     registry.register(SearchMethods.methods(store: store))
     MCPTools.register(into: &registry, logger: logger)
     OpenRPCDocument.register(into: &registry)

@@ -5,22 +5,101 @@ public struct ImportSummary: Sendable, Equatable {
     public var counts: [String: Int]
 }
 
+/// Where an import's elements come from: a document sent in a message, or a file read in pieces.
+protocol ExchangeSource {
+    /// How many elements each list holds.
+    var counts: [ExchangeList: Int] { get }
+    /// Calls `body` with each element of `list` in the document's order.
+    func forEach<T: Decodable>(_ list: ExchangeList, as type: T.Type, _ body: (Int, T) throws -> Void) throws
+}
+
+extension ExchangeDocument: ExchangeSource {
+    var counts: [ExchangeList: Int] {
+        [
+            .board: board.count, .diary: diary.count, .images: images.count, .messageFeeds: messageFeeds.count,
+            .messages: messages.count, .notes: notes.count, .photos: photos.count, .reminders: reminders.count,
+        ]
+    }
+
+    func forEach<T: Decodable>(_ list: ExchangeList, as type: T.Type, _ body: (Int, T) throws -> Void) throws {
+        func each<E>(_ elements: [E]) throws {
+            for (index, element) in elements.enumerated() { try body(index, element as! T) }
+        }
+        switch list {
+        case .board: try each(board)
+        case .diary: try each(diary)
+        case .images: try each(images)
+        case .messageFeeds: try each(messageFeeds)
+        case .messages: try each(messages)
+        case .notes: try each(notes)
+        case .photos: try each(photos)
+        case .reminders: try each(reminders)
+        }
+    }
+}
+
+extension ExchangeFileReader: ExchangeSource {
+    var counts: [ExchangeList: Int] { lists.mapValues(\.count) }
+}
+
 extension Exchange {
-    /// Imports `document`: everything is checked first (any problem is `invalidDocument` or
-    /// `unsupportedVersion` naming the field, and nothing changes), then applied in one transaction.
-    public func importDocument(_ document: ExchangeDocument, mode: ImportMode) throws(DomainError) -> ImportSummary {
-        let checked = try ImportCheck(document)
-        return try storage {
-            try database.transaction { try apply(checked, mode: mode) }
+    /// Imports `document`: checked against every rule as it is applied, in one transaction, so any problem
+    /// (`invalidDocument` or `unsupportedVersion` naming the field, or the rule's own reason) changes
+    /// nothing.
+    public func importDocument(
+        _ document: ExchangeDocument, mode: ImportMode, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(DomainError) -> ImportSummary {
+        try ImportCheck.header(format: document.format, version: document.version)
+        return try importing(from: document, mode: mode, progress: progress)
+    }
+
+    /// Imports the document in the file at `path` (absolute; a regular file), read in pieces: one pass
+    /// finds its parts and checks its format and version, the next applies it element by element in one
+    /// transaction. Memory holds one element at a time, whatever the file's size.
+    public func importFile(
+        path: String, mode: ImportMode, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(DomainError) -> ImportSummary {
+        let reader = try ExchangeFileReader(path: path)
+        try reader.locate()
+        return try importing(from: reader, mode: mode, progress: progress)
+    }
+
+    private func importing(
+        from source: some ExchangeSource, mode: ImportMode, progress: (Int, Int) -> Void
+    ) throws(DomainError) -> ImportSummary {
+        try storage {
+            try database.transaction {
+                try database.execute(
+                    """
+                    CREATE TEMP TABLE IF NOT EXISTS import_seen(list TEXT NOT NULL, key TEXT NOT NULL,
+                                                                PRIMARY KEY(list, key)) WITHOUT ROWID;
+                    DELETE FROM temp.import_seen;
+                    """)
+                defer { try? database.execute("DELETE FROM temp.import_seen") }
+                return try apply(source, mode: mode, progress: progress)
+            }
         }
     }
 
-    private func apply(_ checked: ImportCheck, mode: ImportMode) throws -> ImportSummary {
+    private func apply(_ source: some ExchangeSource, mode: ImportMode, progress: (Int, Int) -> Void) throws -> ImportSummary {
         let now = clock.nowMilliseconds()
         if mode == .replace { try removeEverything(at: now) }
         var counts: [String: Int] = [:]
+        let total = source.counts.values.reduce(0, +)
+        var done = 0
+        func step() {
+            done += 1
+            progress(done, total)
+        }
         func exists(_ table: String, _ id: String) throws -> Bool {
             try database.scalarInteger("SELECT 1 FROM \(table) WHERE id = ?1", [.text(id)]) != nil
+        }
+        /// Whether `key` is new in `list` within this document; a repeated id is `invalidDocument`.
+        func unique(_ list: String, _ key: String, _ field: String) throws {
+            try database.run("INSERT OR IGNORE INTO temp.import_seen(list, key) VALUES (?1, ?2)", [.text(list), .text(key)])
+            guard database.changes == 1 else {
+                throw DomainError.validation(reason: "invalidDocument", field: "document.\(field)")
+            }
         }
         func nextPosition(_ table: String) throws -> Int64 {
             (try database.scalarInteger("SELECT max(position) FROM \(table)") ?? 0) + OrderedList.gap
@@ -28,7 +107,10 @@ extension Exchange {
 
         // Images first; the same content already stored under another id is used instead.
         var imageIDs: [String: String] = [:]
-        for image in checked.images {
+        try source.forEach(.images, as: ExchangeDocument.Image.self) { index, element in
+            let image = try ImportCheck.image(element, at: index)
+            try unique("images", image.id, "images[\(index)].id")
+            defer { step() }
             if try exists("images", image.id) {
                 imageIDs[image.id] = image.id
             } else if let same = try database.scalarText("SELECT id FROM images WHERE sha256 = ?1", [.text(image.sha256)]) {
@@ -48,14 +130,13 @@ extension Exchange {
                 counts["images", default: 0] += 1
             }
         }
-        func image(_ id: String) throws -> String {
-            if let mapped = imageIDs[id] { return mapped }
-            guard try exists("images", id) else { throw DomainError.notFound(kind: "image", id: id) }
-            return id
-        }
 
         var position = try nextPosition("notes")
-        for note in checked.document.notes where !(try exists("notes", note.id)) {
+        try source.forEach(.notes, as: ExchangeDocument.Note.self) { index, note in
+            try ImportCheck.note(note, at: index)
+            try unique("notes", note.id, "notes[\(index)].id")
+            defer { step() }
+            guard !(try exists("notes", note.id)) else { return }
             try database.run(
                 """
                 INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position, created_at,
@@ -75,14 +156,18 @@ extension Exchange {
         }
 
         position = try nextPosition("photo_notes")
-        for photo in checked.document.photos where !(try exists("photo_notes", photo.id)) {
+        try source.forEach(.photos, as: ExchangeDocument.Photo.self) { index, photo in
+            try ImportCheck.photo(photo, at: index, imageKnown: imageIDs[photo.imageId] != nil)
+            try unique("photos", photo.id, "photos[\(index)].id")
+            defer { step() }
+            guard !(try exists("photo_notes", photo.id)) else { return }
             try database.run(
                 """
                 INSERT INTO photo_notes(id, image_id, caption, position, created_at, updated_at, revision)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 """,
                 [
-                    .text(photo.id), .text(try image(photo.imageId)), photo.caption.map { .text($0) } ?? .null,
+                    .text(photo.id), .text(imageIDs[photo.imageId]!), photo.caption.map { .text($0) } ?? .null,
                     .integer(position), .integer(ImportCheck.time(photo.createdAt)!),
                     .integer(ImportCheck.time(photo.updatedAt)!), .integer(photo.revision),
                 ])
@@ -92,7 +177,11 @@ extension Exchange {
         }
 
         position = try nextPosition("reminders")
-        for reminder in checked.document.reminders where !(try exists("reminders", reminder.id)) {
+        try source.forEach(.reminders, as: ExchangeDocument.Reminder.self) { index, reminder in
+            try ImportCheck.reminder(reminder, at: index)
+            try unique("reminders", reminder.id, "reminders[\(index)].id")
+            defer { step() }
+            guard !(try exists("reminders", reminder.id)) else { return }
             try database.run(
                 """
                 INSERT INTO reminders(id, title, blank, memo, completed, completed_at, position, editing_session,
@@ -110,7 +199,11 @@ extension Exchange {
             counts["reminders", default: 0] += 1
         }
 
-        for post in checked.document.diary where !(try exists("diary_posts", post.id)) {
+        try source.forEach(.diary, as: ExchangeDocument.Post.self) { index, post in
+            try ImportCheck.post(post, at: index) { imageIDs[$0] != nil }
+            try unique("diary", post.id, "diary[\(index)].id")
+            defer { step() }
+            guard !(try exists("diary_posts", post.id)) else { return }
             try database.run(
                 "INSERT INTO diary_posts(id, text, created_at, updated_at, revision) VALUES (?1, ?2, ?3, ?4, ?5)",
                 [
@@ -120,22 +213,24 @@ extension Exchange {
             for (slot, imageID) in post.imageIds.enumerated() {
                 try database.run(
                     "INSERT INTO diary_post_images(post_id, slot, image_id) VALUES (?1, ?2, ?3)",
-                    [.text(post.id), .integer(Int64(slot)), .text(try image(imageID))])
+                    [.text(post.id), .integer(Int64(slot)), .text(imageIDs[imageID]!)])
             }
             try changes.record(.diary, .created, id: post.id, at: now)
             counts["diary", default: 0] += 1
         }
 
-        // Messages are newest first in the document; imported ones go below (older than) what is there.
+        // Messages are newest first in the document; imported ones go below (older than) what is there, each
+        // next one below the one before.
         var lowest = (try database.scalarInteger("SELECT min(position) FROM messages") ?? 1) - 1
-        let fresh = try checked.document.messages.filter { message in
+        try source.forEach(.messages, as: ExchangeDocument.Message.self) { index, message in
+            try ImportCheck.message(message, at: index)
+            try unique("messages", message.id, "messages[\(index)].id")
+            if let key = message.feedKey { try unique("feedKeys", key, "messages[\(index)].feedKey") }
+            defer { step() }
             let duplicateFeedKey = try message.feedKey.map {
                 try database.scalarInteger("SELECT 1 FROM messages WHERE feed_key = ?1", [.text($0)]) != nil
             } ?? false
-            return !(try exists("messages", message.id)) && !duplicateFeedKey
-        }
-        lowest -= Int64(fresh.count) - 1
-        for message in fresh.reversed() {
+            guard !(try exists("messages", message.id)), !duplicateFeedKey else { return }
             try database.run(
                 """
                 INSERT INTO messages(id, text, sent_at, author_name, author_avatar_url, origin, feed_key, position)
@@ -146,11 +241,13 @@ extension Exchange {
                     .text(message.authorName), Author.acceptedAvatarURL(message.authorAvatarUrl).map { .text($0) } ?? .null,
                     .text(message.origin), message.feedKey.map { .text($0) } ?? .null, .integer(lowest),
                 ])
-            lowest += 1
+            lowest -= 1
             try changes.record(.messages, .created, id: message.id, at: now)
             counts["messages", default: 0] += 1
         }
-        for feed in checked.document.messageFeeds {
+        try source.forEach(.messageFeeds, as: ExchangeDocument.Feed.self) { index, feed in
+            try ImportCheck.feed(feed, at: index)
+            defer { step() }
             try database.run(
                 """
                 INSERT INTO feed_state(feed, consumed) VALUES (?1, ?2)
@@ -158,7 +255,11 @@ extension Exchange {
                 """, [.text(feed.feed), .integer(Int64(feed.consumed))])
         }
 
-        for post in checked.document.board where !(try exists("board_posts", post.id)) {
+        try source.forEach(.board, as: ExchangeDocument.BoardPost.self) { index, post in
+            try ImportCheck.board(post, at: index)
+            try unique("board", post.id, "board[\(index)].id")
+            defer { step() }
+            guard !(try exists("board_posts", post.id)) else { return }
             let created = ImportCheck.time(post.createdAt)!
             try database.run(
                 """

@@ -18,6 +18,18 @@ public struct ExchangeDocument: Codable, Equatable, Sendable {
     public var board: [BoardPost]
 
     public static let currentFormat = "satchel"
+
+    /// Where a decoding error is, as a field path after `document` (`.notes[1].title`).
+    public static func path(of error: DecodingError) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case .keyNotFound(let key, let context): path = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            path = context.codingPath
+        @unknown default: path = []
+        }
+        return path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    }
     public static let currentVersion = 1
 
     public struct Image: Codable, Equatable, Sendable {
@@ -108,6 +120,25 @@ public struct ExchangeDocument: Codable, Equatable, Sendable {
         public var updatedAt: String
         public var revision: Int64
     }
+}
+
+/// The document's lists, in the order they are written (its keys sorted: `format` comes after `diary`
+/// and `version` last).
+public enum ExchangeList: String, CaseIterable, Sendable {
+    case board, diary, images, messageFeeds, messages, notes, photos, reminders
+}
+
+/// One element of an export, as ``Exchange/export(progress:_:)`` streams it.
+public enum ExchangeElement {
+    /// An image's fields (`data` left empty) and its bytes, to be written as base64.
+    case image(ExchangeDocument.Image, bytes: [UInt8])
+    case note(ExchangeDocument.Note)
+    case photo(ExchangeDocument.Photo)
+    case reminder(ExchangeDocument.Reminder)
+    case diary(ExchangeDocument.Post)
+    case message(ExchangeDocument.Message)
+    case feed(ExchangeDocument.Feed)
+    case board(ExchangeDocument.BoardPost)
 }
 
 /// How `import` treats what is already there.

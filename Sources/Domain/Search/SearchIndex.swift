@@ -91,13 +91,25 @@ public final class SearchIndex {
         }
     }
 
-    /// Brings the index fully up to date (in the current transaction, or a new one).
-    func catchUpFully() throws {
+    /// Brings the index fully up to date (in the current transaction, or a new one); `progress` hears
+    /// (changes taken in, changes to take in) after each step.
+    func catchUpFully(progress: (Int, Int) -> Void = { _, _ in }) throws {
         guard try behind() else { return }
         try database.transaction {
-            while try takeIn(4096) {}
+            let from = try database.scalarInteger("SELECT indexed_through FROM search_state") ?? 0
+            let to = try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+            let total = Int(max(0, to - from))
+            progress(0, total)
+            while try takeIn(Self.stepSize) {
+                let through = try database.scalarInteger("SELECT indexed_through FROM search_state") ?? 0
+                progress(Int(min(through, to) - from), total)
+            }
+            progress(total, total)
         }
     }
+
+    /// How many changes a search takes in at a time while it brings the index up to date.
+    static let stepSize = 4096
 
     private struct Entity: Hashable {
         var domain: ChangeDomain
@@ -183,9 +195,12 @@ public final class SearchIndex {
     /// thousand (see BENCHMARKS.md, "scale").
     public static let rankedMatches = 2000
 
-    public func search(_ query: String, domains: Set<ChangeDomain>? = nil, limit: Int = defaultLimit)
-        throws(DomainError) -> [SearchHit]
-    {
+    /// Finds `query`; bringing the index up to date first, when it is behind, is reported to `progress`
+    /// as (changes taken in, changes to take in).
+    public func search(
+        _ query: String, domains: Set<ChangeDomain>? = nil, limit: Int = defaultLimit,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(DomainError) -> [SearchHit] {
         let terms = query.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !terms.isEmpty else { return [] }
         guard terms.count <= Self.maximumTerms else {
@@ -210,7 +225,7 @@ public final class SearchIndex {
         }
         return try storage {
             // Every change committed so far (and this connection's own, not yet committed) is taken in first.
-            try catchUpFully()
+            try catchUpFully(progress: progress)
             // The SQL depends on the query's shape, so it is prepared for this search only, not cached.
             let sql: String
             if long.isEmpty {

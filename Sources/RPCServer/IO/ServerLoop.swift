@@ -54,6 +54,7 @@ final class ServerLoop {
         self.logger = logger
         self.framer = LineFramer(maximumLineBytes: dispatcher.maximumMessageBytes)
         self.notifier = ChangeNotifier(store: store, session: dispatcher.session, logger: logger)
+        dispatcher.sendNow = { [unowned self] line in self.write(&line) }
         dispatcher.commitBeforeExternalWork = { [unowned self] output in
             defer { self.store.beginWriteGroup() }
             // Commit, then let the answers so far go out: they need not wait for the slow work either.

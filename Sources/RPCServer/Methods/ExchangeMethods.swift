@@ -2,38 +2,75 @@ import Domain
 import Foundation
 import Protocol
 
-/// `export` and `import` (SPEC §11): one JSON document of everything.
+/// `export` and `import` (SPEC §11): one JSON document of everything, in a message for small data or
+/// through a file for data of any size.
 enum ExchangeMethods {
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    static let pathParam = Schema.string(description: "an absolute path")
 
-    static func methods(store: DataStore) -> [RPCMethod] {
+    static func methods(store: DataStore, maximumMessageBytes: Int) -> [RPCMethod] {
         let exchange = store.exchange
         return [
             RPCMethod(
                 "export",
-                summary: "Everything as one self-describing JSON document (format, version, every app, images as base64).",
+                summary: "Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.",
+                params: [
+                    .optional(
+                        "path", pathParam,
+                        "Write the document into this file (in an existing folder; replaced only when it is a regular file) and answer {path, bytes, counts}."),
+                ],
                 result: Schema.object(
-                    [("format", Schema.enumeration(["satchel"])), ("version", Schema.integer(minimum: 1))],
-                    required: ["format", "version"], additional: true)
-            ) { _, _ in
-                let bytes = try encoder().encode(try exchange.export())
-                return .encoded(EncodedJSON(validJSON: Array(bytes)))
+                    [
+                        ("format", Schema.enumeration(["satchel"])), ("version", Schema.integer(minimum: 1)),
+                        ("path", Schema.string()), ("bytes", Schema.integer(minimum: 0)),
+                        ("counts", Schema.object([], additional: true)),
+                    ], required: [], additional: true)
+            ) { params, session in
+                let progress: (Int, Int) -> Void = { session.report($0, total: $1) }
+                if let path = params.string("path") {
+                    let file = try ExchangeFileOutput(path: path)
+                    let writer = ExchangeWriter { chunk in try file.write(chunk) }
+                    try exchange.export(progress: progress) { try writer.write($0) }
+                    try writer.finish()
+                    try file.finish()
+                    return [
+                        "path": .string(path), "bytes": .integer(Int64(file.bytes)),
+                        "counts": .object(JSONObject(writer.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+                    ]
+                }
+                var document: [UInt8] = []
+                let writer = ExchangeWriter { chunk in
+                    guard document.count + chunk.count <= maximumMessageBytes else {
+                        throw DomainError.validation(reason: "exportTooLarge", field: "path", limit: Int64(maximumMessageBytes))
+                    }
+                    document.append(contentsOf: chunk)
+                }
+                try exchange.export(progress: progress) { try writer.write($0) }
+                try writer.finish()
+                return .encoded(EncodedJSON(validJSON: document))
             },
             RPCMethod(
                 "import",
-                summary: "Imports an export: `replace` makes the database the document; `merge` adds what is not there yet.",
+                summary: "Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.",
                 params: [
-                    .required("document", Schema.openObject, "A document produced by `export`."),
+                    .optional("document", Schema.openObject, "A document produced by `export`."),
+                    .optional("path", pathParam, "Or the file an `export {path}` wrote (a regular file), read in pieces."),
                     .required("mode", Schema.enumeration(["merge", "replace"]), "merge or replace."),
                 ],
                 result: Schema.object([("imported", Schema.object([], additional: true))], required: ["imported"])
-            ) { params, _ in
-                let document = try decode(params["document"]!)
-                let summary = try exchange.importDocument(document, mode: ImportMode(rawValue: params.string("mode")!)!)
+            ) { params, session in
+                let mode = ImportMode(rawValue: params.string("mode")!)!
+                let progress: (Int, Int) -> Void = { session.report($0, total: $1) }
+                let summary: ImportSummary
+                switch (params["document"], params.string("path")) {
+                case (let document?, nil):
+                    summary = try exchange.importDocument(try decode(document), mode: mode, progress: progress)
+                case (nil, let path?):
+                    summary = try exchange.importFile(path: path, mode: mode, progress: progress)
+                case (nil, nil):
+                    throw ServerError.missingParam("document", expected: "the document, or its file's `path`")
+                case (_?, _?):
+                    throw ServerError.invalidParam("path", expected: "either `document` or `path`, not both")
+                }
                 return [
                     "imported": .object(JSONObject(summary.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
                 ]
@@ -53,15 +90,229 @@ enum ExchangeMethods {
         do {
             return try JSONDecoder().decode(ExchangeDocument.self, from: Data(bytes))
         } catch let error as DecodingError {
-            let path: [any CodingKey]
-            switch error {
-            case .keyNotFound(let key, let context): path = context.codingPath + [key]
-            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-                path = context.codingPath
-            @unknown default: path = []
-            }
-            let field = path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            throw DomainError.validation(reason: "invalidDocument", field: "document" + field)
+            throw DomainError.validation(reason: "invalidDocument", field: "document" + ExchangeDocument.path(of: error))
         }
+    }
+}
+
+/// Writes an export as JSON text, element by element as ``Exchange/export(progress:_:)`` streams them, and
+/// hands it on in pieces of about a megabyte (image bytes as base64 in pieces too), so nothing the size of
+/// the document is ever held. Keys are sorted, so the same data always gives the same text.
+final class ExchangeWriter {
+    private var writer = JSONWriter(capacity: 1 << 16)
+    private let output: (UnsafeRawBufferPointer) throws -> Void
+    /// The document's members in order; lists are opened as their first element (or the end) comes.
+    private static let members = ["board", "diary", "format", "images", "messageFeeds", "messages", "notes", "photos", "reminders", "version"]
+    private var nextMember = 0
+    private var firstInList = true
+    /// How many elements each list got (images, notes, …: messageFeeds are not entities and not counted).
+    private(set) var counts = Dictionary(
+        uniqueKeysWithValues: ExchangeList.allCases.filter { $0 != .messageFeeds }.map { ($0.rawValue, 0) })
+    private static let pieceSize = 1 << 20
+
+    init(output: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.output = output
+        writer.writeByte(UInt8(ascii: "{"))
+    }
+
+    private func flush() throws {
+        try writer.withUnsafeBytes { try output($0) }
+        writer.removeAll()
+    }
+
+    /// Writes the members in order until `member` is the one open (`format` and `version` on the way),
+    /// closing each list before the next.
+    private func advance(through member: String) {
+        while nextMember < Self.members.count {
+            let name = Self.members[nextMember]
+            if nextMember > 0 {
+                if ExchangeList(rawValue: Self.members[nextMember - 1]) != nil { writer.writeByte(UInt8(ascii: "]")) }
+                writer.writeByte(UInt8(ascii: ","))
+            }
+            writer.write(string: name)
+            writer.writeByte(UInt8(ascii: ":"))
+            switch name {
+            case "format": writer.write(string: ExchangeDocument.currentFormat)
+            case "version": writer.write(integer: Int64(ExchangeDocument.currentVersion))
+            default:
+                writer.writeByte(UInt8(ascii: "["))
+                firstInList = true
+            }
+            nextMember += 1
+            if name == member { return }
+        }
+    }
+
+    func write(_ element: ExchangeElement) throws {
+        let list: ExchangeList
+        switch element {
+        case .board: list = .board
+        case .diary: list = .diary
+        case .image: list = .images
+        case .feed: list = .messageFeeds
+        case .message: list = .messages
+        case .note: list = .notes
+        case .photo: list = .photos
+        case .reminder: list = .reminders
+        }
+        if nextMember == 0 || Self.members[nextMember - 1] != list.rawValue { advance(through: list.rawValue) }
+        if !firstInList { writer.writeByte(UInt8(ascii: ",")) }
+        firstInList = false
+        if list != .messageFeeds { counts[list.rawValue, default: 0] += 1 }
+        switch element {
+        case .board(let post): write(post)
+        case .diary(let post): write(post)
+        case .image(let image, let bytes): try write(image, bytes: bytes)
+        case .feed(let feed): write(feed)
+        case .message(let message): write(message)
+        case .note(let note): write(note)
+        case .photo(let photo): write(photo)
+        case .reminder(let reminder): write(reminder)
+        }
+        if writer.count >= Self.pieceSize { try flush() }
+    }
+
+    /// Ends the document and hands on what is left.
+    func finish() throws {
+        advance(through: "version")
+        writer.writeByte(UInt8(ascii: "}"))
+        try flush()
+    }
+
+    // MARK: Members, in sorted order
+
+    private func key(_ name: StaticString, first: Bool = false) {
+        if !first { writer.writeByte(UInt8(ascii: ",")) }
+        writer.writeByte(UInt8(ascii: "\""))
+        writer.writeRaw(name)
+        writer.writeRaw("\":")
+    }
+
+    private func optional(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        writer.write(string: value)
+    }
+
+    private func write(_ post: ExchangeDocument.BoardPost) {
+        writer.writeByte(UInt8(ascii: "{"))
+        key("createdAt", first: true); writer.write(string: post.createdAt)
+        key("downs"); writer.write(integer: post.downs)
+        key("id"); writer.write(string: post.id)
+        key("revision"); writer.write(integer: post.revision)
+        key("title"); writer.write(string: post.title)
+        key("updatedAt"); writer.write(string: post.updatedAt)
+        key("ups"); writer.write(integer: post.ups)
+        key("votes")
+        writer.writeByte(UInt8(ascii: "["))
+        for (index, vote) in post.votes.enumerated() {
+            if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeByte(UInt8(ascii: "{"))
+            key("direction", first: true); writer.write(string: vote.direction)
+            key("voter"); writer.write(string: vote.voter)
+            writer.writeByte(UInt8(ascii: "}"))
+        }
+        writer.writeRaw("]}")
+    }
+
+    private func write(_ post: ExchangeDocument.Post) {
+        writer.writeByte(UInt8(ascii: "{"))
+        key("createdAt", first: true); writer.write(string: post.createdAt)
+        key("id"); writer.write(string: post.id)
+        key("imageIds"); writer.write(.array(post.imageIds.map { .string($0) }))
+        key("revision"); writer.write(integer: post.revision)
+        optional("text", post.text)
+        key("updatedAt"); writer.write(string: post.updatedAt)
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func write(_ image: ExchangeDocument.Image, bytes: [UInt8]) throws {
+        writer.writeByte(UInt8(ascii: "{"))
+        key("createdAt", first: true); writer.write(string: image.createdAt)
+        key("data")
+        writer.writeByte(UInt8(ascii: "\""))
+        // Base64 in pieces of whole 3-byte groups, so the pieces join into the base64 of the whole.
+        let piece = 3 * (1 << 16)
+        for start in stride(from: 0, to: bytes.count, by: piece) {
+            let encoded = Data(bytes[start..<min(bytes.count, start + piece)]).base64EncodedData()
+            encoded.withUnsafeBytes { writer.writeRaw(bytes: $0.bindMemory(to: UInt8.self)) }
+            if writer.count >= Self.pieceSize { try flush() }
+        }
+        writer.writeByte(UInt8(ascii: "\""))
+        key("height"); writer.write(integer: Int64(image.height))
+        key("id"); writer.write(string: image.id)
+        key("mimeType"); writer.write(string: image.mimeType)
+        key("sha256"); writer.write(string: image.sha256)
+        key("width"); writer.write(integer: Int64(image.width))
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func write(_ feed: ExchangeDocument.Feed) {
+        writer.writeByte(UInt8(ascii: "{"))
+        key("consumed", first: true); writer.write(integer: Int64(feed.consumed))
+        key("feed"); writer.write(string: feed.feed)
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func write(_ message: ExchangeDocument.Message) {
+        writer.writeByte(UInt8(ascii: "{"))
+        var first = true
+        if let url = message.authorAvatarUrl {
+            key("authorAvatarUrl", first: true); writer.write(string: url)
+            first = false
+        }
+        key("authorName", first: first); writer.write(string: message.authorName)
+        optional("feedKey", message.feedKey)
+        key("id"); writer.write(string: message.id)
+        key("origin"); writer.write(string: message.origin)
+        key("sentAt"); writer.write(string: message.sentAt)
+        key("text"); writer.write(string: message.text)
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func write(_ note: ExchangeDocument.Note) {
+        writer.writeByte(UInt8(ascii: "{"))
+        key("color", first: true)
+        writer.writeByte(UInt8(ascii: "{"))
+        key("brightness", first: true); writer.write(number: note.color.brightness)
+        key("hue"); writer.write(number: note.color.hue)
+        key("saturation"); writer.write(number: note.color.saturation)
+        writer.writeByte(UInt8(ascii: "}"))
+        key("content"); writer.write(string: note.content)
+        key("createdAt"); writer.write(string: note.createdAt)
+        optional("deadline", note.deadline)
+        key("id"); writer.write(string: note.id)
+        key("revision"); writer.write(integer: note.revision)
+        key("title"); writer.write(string: note.title)
+        key("updatedAt"); writer.write(string: note.updatedAt)
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func write(_ photo: ExchangeDocument.Photo) {
+        writer.writeByte(UInt8(ascii: "{"))
+        var first = true
+        if let caption = photo.caption {
+            key("caption", first: true); writer.write(string: caption)
+            first = false
+        }
+        key("createdAt", first: first); writer.write(string: photo.createdAt)
+        key("id"); writer.write(string: photo.id)
+        key("imageId"); writer.write(string: photo.imageId)
+        key("revision"); writer.write(integer: photo.revision)
+        key("updatedAt"); writer.write(string: photo.updatedAt)
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func write(_ reminder: ExchangeDocument.Reminder) {
+        writer.writeByte(UInt8(ascii: "{"))
+        key("completed", first: true); writer.write(bool: reminder.completed)
+        optional("completedAt", reminder.completedAt)
+        key("createdAt"); writer.write(string: reminder.createdAt)
+        key("id"); writer.write(string: reminder.id)
+        optional("memo", reminder.memo)
+        key("revision"); writer.write(integer: reminder.revision)
+        key("title"); writer.write(string: reminder.title)
+        key("updatedAt"); writer.write(string: reminder.updatedAt)
+        writer.writeByte(UInt8(ascii: "}"))
     }
 }

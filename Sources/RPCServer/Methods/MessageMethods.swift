@@ -33,8 +33,11 @@ enum MessageMethods {
                 result: Schema.object(
                     [("items", Schema.array(of: messageSchema)), ("endOfHistory", Schema.boolean)],
                     required: ["items", "endOfHistory"])
-            ) { params, _ in
-                let (items, end) = try messages.loadMore(limit: params.integer("limit").map { Int($0) } ?? 20)
+            ) { params, session in
+                let limit = params.integer("limit").map { Int($0) } ?? 20
+                session.report(0, total: limit, message: "asking the feed")
+                let (items, end) = try messages.loadMore(limit: limit)
+                session.report(limit, total: limit, message: "\(items.count) stored")
                 return ["items": .array(items.map(message)), "endOfHistory": .bool(end)]
             },
             RPCMethod(

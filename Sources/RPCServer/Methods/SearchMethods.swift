@@ -24,11 +24,12 @@ enum SearchMethods {
                     .optional("limit", Schema.integer(minimum: 1, maximum: 100), "At most this many hits (default 20)."),
                 ],
                 result: Schema.object([("hits", Schema.array(of: hit))], required: ["hits"])
-            ) { params, _ in
+            ) { params, session in
                 let domains = params.array("domains").map { Set($0.compactMap { $0.stringValue.flatMap(ChangeDomain.init) }) }
                 let hits = try index.search(
                     params.string("query")!, domains: domains,
-                    limit: params.integer("limit").map { Int($0) } ?? SearchIndex.defaultLimit)
+                    limit: params.integer("limit").map { Int($0) } ?? SearchIndex.defaultLimit
+                ) { session.report($0, total: $1, message: "indexing") }
                 return [
                     "hits": .array(
                         hits.map { hit in

@@ -57,7 +57,8 @@ final class RPCMethod {
             members = JSONObject(zip(params.map(\.name), positional))
         }
         if members.isEmpty && params.isEmpty { return ParamValues() }
-        for (name, _) in members where !params.contains(where: { $0.name == name }) {
+        // `_meta` (MCP's: a progress token, say) belongs to the protocol, not to the method.
+        for (name, _) in members where name != "_meta" && !params.contains(where: { $0.name == name }) {
             throw ServerError.unknownParam(name, known: params.map(\.name))
         }
         // By index: `for spec in params` would copy every spec (its strings and schema) on every request.
