@@ -8,8 +8,10 @@ struct ChangeNotifier {
     let session: Session
     let logger: Logger
 
-    /// Appends the pending notifications to `output` (whole lines, after the answers already there).
-    func deliver(into output: inout JSONWriter) {
+    /// Appends the pending notifications to `output` (whole lines, after the answers already there),
+    /// handing `output` to `write` whenever it holds a megabyte or more, so a burst of changes (a large
+    /// import) is never held whole.
+    func deliver(into output: inout JSONWriter, write: (inout JSONWriter) -> Void) {
         guard let subscription = session.subscription else { return }
         do {
             while true {
@@ -24,6 +26,7 @@ struct ChangeNotifier {
                     output.write(entity(of: event))
                     output.writeRaw("}}\n")
                 }
+                if output.count >= 1 << 20 { write(&output) }
             }
         } catch {
             logger.error("could not read the change log: \(error)")

@@ -87,9 +87,19 @@ extension Exchange {
         var counts: [String: Int] = [:]
         let total = source.counts.values.reduce(0, +)
         var done = 0
-        func step() {
+        func step() throws {
             done += 1
             progress(done, total)
+            // The change events recorded so far go to their table now and then, not all at the commit: a
+            // million of them would otherwise wait in memory.
+            if done % 1024 == 0 { try database.writeDeferredRows(before: nil) }
+        }
+        /// Calls `body` with each element of `list`, counting it done once applied.
+        func each<T: Decodable>(_ list: ExchangeList, _ type: T.Type, _ body: (Int, T) throws -> Void) throws {
+            try source.forEach(list, as: type) { index, element in
+                try body(index, element)
+                try step()
+            }
         }
         func exists(_ table: String, _ id: String) throws -> Bool {
             try database.scalarInteger("SELECT 1 FROM \(table) WHERE id = ?1", [.text(id)]) != nil
@@ -107,10 +117,9 @@ extension Exchange {
 
         // Images first; the same content already stored under another id is used instead.
         var imageIDs: [String: String] = [:]
-        try source.forEach(.images, as: ExchangeDocument.Image.self) { index, element in
+        try each(.images, ExchangeDocument.Image.self) { index, element in
             let image = try ImportCheck.image(element, at: index)
             try unique("images", image.id, "images[\(index)].id")
-            defer { step() }
             if try exists("images", image.id) {
                 imageIDs[image.id] = image.id
             } else if let same = try database.scalarText("SELECT id FROM images WHERE sha256 = ?1", [.text(image.sha256)]) {
@@ -132,10 +141,9 @@ extension Exchange {
         }
 
         var position = try nextPosition("notes")
-        try source.forEach(.notes, as: ExchangeDocument.Note.self) { index, note in
+        try each(.notes, ExchangeDocument.Note.self) { index, note in
             try ImportCheck.note(note, at: index)
             try unique("notes", note.id, "notes[\(index)].id")
-            defer { step() }
             guard !(try exists("notes", note.id)) else { return }
             try database.run(
                 """
@@ -156,10 +164,9 @@ extension Exchange {
         }
 
         position = try nextPosition("photo_notes")
-        try source.forEach(.photos, as: ExchangeDocument.Photo.self) { index, photo in
+        try each(.photos, ExchangeDocument.Photo.self) { index, photo in
             try ImportCheck.photo(photo, at: index, imageKnown: imageIDs[photo.imageId] != nil)
             try unique("photos", photo.id, "photos[\(index)].id")
-            defer { step() }
             guard !(try exists("photo_notes", photo.id)) else { return }
             try database.run(
                 """
@@ -177,10 +184,9 @@ extension Exchange {
         }
 
         position = try nextPosition("reminders")
-        try source.forEach(.reminders, as: ExchangeDocument.Reminder.self) { index, reminder in
+        try each(.reminders, ExchangeDocument.Reminder.self) { index, reminder in
             try ImportCheck.reminder(reminder, at: index)
             try unique("reminders", reminder.id, "reminders[\(index)].id")
-            defer { step() }
             guard !(try exists("reminders", reminder.id)) else { return }
             try database.run(
                 """
@@ -199,10 +205,9 @@ extension Exchange {
             counts["reminders", default: 0] += 1
         }
 
-        try source.forEach(.diary, as: ExchangeDocument.Post.self) { index, post in
+        try each(.diary, ExchangeDocument.Post.self) { index, post in
             try ImportCheck.post(post, at: index) { imageIDs[$0] != nil }
             try unique("diary", post.id, "diary[\(index)].id")
-            defer { step() }
             guard !(try exists("diary_posts", post.id)) else { return }
             try database.run(
                 "INSERT INTO diary_posts(id, text, created_at, updated_at, revision) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -222,11 +227,10 @@ extension Exchange {
         // Messages are newest first in the document; imported ones go below (older than) what is there, each
         // next one below the one before.
         var lowest = (try database.scalarInteger("SELECT min(position) FROM messages") ?? 1) - 1
-        try source.forEach(.messages, as: ExchangeDocument.Message.self) { index, message in
+        try each(.messages, ExchangeDocument.Message.self) { index, message in
             try ImportCheck.message(message, at: index)
             try unique("messages", message.id, "messages[\(index)].id")
             if let key = message.feedKey { try unique("feedKeys", key, "messages[\(index)].feedKey") }
-            defer { step() }
             let duplicateFeedKey = try message.feedKey.map {
                 try database.scalarInteger("SELECT 1 FROM messages WHERE feed_key = ?1", [.text($0)]) != nil
             } ?? false
@@ -245,9 +249,8 @@ extension Exchange {
             try changes.record(.messages, .created, id: message.id, at: now)
             counts["messages", default: 0] += 1
         }
-        try source.forEach(.messageFeeds, as: ExchangeDocument.Feed.self) { index, feed in
+        try each(.messageFeeds, ExchangeDocument.Feed.self) { index, feed in
             try ImportCheck.feed(feed, at: index)
-            defer { step() }
             try database.run(
                 """
                 INSERT INTO feed_state(feed, consumed) VALUES (?1, ?2)
@@ -255,10 +258,9 @@ extension Exchange {
                 """, [.text(feed.feed), .integer(Int64(feed.consumed))])
         }
 
-        try source.forEach(.board, as: ExchangeDocument.BoardPost.self) { index, post in
+        try each(.board, ExchangeDocument.BoardPost.self) { index, post in
             try ImportCheck.board(post, at: index)
             try unique("board", post.id, "board[\(index)].id")
-            defer { step() }
             guard !(try exists("board_posts", post.id)) else { return }
             let created = ImportCheck.time(post.createdAt)!
             try database.run(

@@ -195,7 +195,7 @@ final class ServerLoop {
             logger.error("commit failed, the last \(pending.count) bytes of answers are replaced: \(error)")
             dispatcher.answersRolledBack(error, output: &pending)
         }
-        notifier.deliver(into: &pending)
+        notifier.deliver(into: &pending) { write(&$0) }
         write(&pending)
     }
 
