@@ -103,3 +103,27 @@ def test_search_finds_what_a_tool_wrote():
         assert "**" in field(japanese, "structured_content")["hits"][0]["snippet"]
 
     run(scenario)
+
+
+def test_a_long_tool_reports_progress(tmp_path):
+    """`export` to a file through tools/call, with the SDK's progress callback: the token the SDK puts in
+    `_meta` comes back on `notifications/progress`, ending at the total."""
+    seen = []
+
+    async def on_progress(progress, total, message):
+        seen.append((progress, total))
+
+    async def scenario(session, _):
+        for index in range(30):
+            await session.call_tool("notes_create", {"title": f"note {index}"})
+        path = str(tmp_path / "everything.json")
+        result = await session.call_tool("export", {"path": path}, progress_callback=on_progress)
+        assert not field(result, "is_error")
+        assert field(result, "structured_content")["counts"]["notes"] == 30
+        return path
+
+    path = run(scenario)
+    assert pathlib.Path(path).stat().st_size > 0
+    assert seen, "progress was reported"
+    assert seen[-1][0] == seen[-1][1] == 30
+    assert [progress for progress, _ in seen] == sorted(progress for progress, _ in seen)
