@@ -59,6 +59,38 @@ import Testing
         #expect(counts.kept == [5, 0, 0, 0, 0, 0, 1])
     }
 
+    @Test func replacingThousandsRecordsADeletionForEachAndImportsTheRest() throws {
+        let target = try DomainTestSupport.openStore()
+        target.beginWriteGroup()
+        for index in 0..<3_000 { _ = try target.notes.create(NoteDraft(title: "old \(index)")) }
+        try target.commitWriteGroup()
+        let start = try Self.lastSequence(target)
+        let source = try DomainTestSupport.openStore()
+        source.beginWriteGroup()
+        for index in 0..<2_500 { _ = try source.notes.create(NoteDraft(title: "new \(index)")) }
+        try source.commitWriteGroup()
+        let summary = try target.exchange.importDocument(try source.exchange.export(), mode: .replace)
+        #expect(summary.counts["notes"] == 2_500)
+        var deleted = 0
+        var created = 0
+        var after = start
+        while true {
+            let events = try target.changes.events(after: after, limit: 1000)
+            guard let last = events.last else { break }
+            deleted += events.filter { $0.kind == .deleted }.count
+            created += events.filter { $0.kind == .created }.count
+            after = last.sequence
+        }
+        #expect(deleted == 3_000)
+        #expect(created == 2_500)
+        let counts = try Self.keptAndReal(target)
+        #expect(counts.kept == counts.real)
+    }
+
+    static func lastSequence(_ store: DataStore) throws -> Int64 {
+        try store.database.scalarInteger("SELECT max(seq) FROM changes") ?? 0
+    }
+
     @Test func aVersion7DatabaseCountsWhatItAlreadyHeld() throws {
         try DomainTestSupport.withTemporaryDirectory { directory in
             let path = directory + "/v7.sqlite"

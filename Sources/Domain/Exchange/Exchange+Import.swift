@@ -305,9 +305,13 @@ extension Exchange {
             ("messages", .messages), ("board_posts", .board), ("images", .images),
         ]
         for (table, domain) in tables {
-            var ids: [String] = []
-            try database.statement("SELECT id FROM \(table) ORDER BY id").forEachRow([]) { ids.append($0.text(0)) }
-            for id in ids { try changes.record(domain, .deleted, id: id, at: now) }
+            // Row by row, the events written out now and then: a million ids are never held at once.
+            var recorded = 0
+            try database.statement("SELECT id FROM \(table) ORDER BY id").forEachRow([]) { row in
+                try changes.record(domain, .deleted, id: row.text(0), at: now)
+                recorded += 1
+                if recorded % 1024 == 0 { try database.writeDeferredRows(before: nil) }
+            }
         }
         try database.execute(
             """
