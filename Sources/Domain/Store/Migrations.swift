@@ -288,60 +288,23 @@ enum Migrations {
         // 8: counts in constant time: each counted table's rows are kept in `row_counts` by triggers, so
         // `server.info`, the free edition's check and index ranges read one row instead of counting.
         // `hot` breaks ties newest first (by id, which follows creation order), as `new` does.
-        """
-        CREATE TABLE row_counts(name TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID;
-        INSERT INTO row_counts(name, rows) SELECT 'notes', count(*) FROM notes;
-        INSERT INTO row_counts(name, rows) SELECT 'photo_notes', count(*) FROM photo_notes;
-        INSERT INTO row_counts(name, rows) SELECT 'images', count(*) FROM images;
-        INSERT INTO row_counts(name, rows) SELECT 'reminders', count(*) FROM reminders;
-        INSERT INTO row_counts(name, rows) SELECT 'diary_posts', count(*) FROM diary_posts;
-        INSERT INTO row_counts(name, rows) SELECT 'messages', count(*) FROM messages;
-        INSERT INTO row_counts(name, rows) SELECT 'board_posts', count(*) FROM board_posts;
-        CREATE TRIGGER notes_count_insert AFTER INSERT ON notes BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'notes';
-        END;
-        CREATE TRIGGER notes_count_delete AFTER DELETE ON notes BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'notes';
-        END;
-        CREATE TRIGGER photo_notes_count_insert AFTER INSERT ON photo_notes BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'photo_notes';
-        END;
-        CREATE TRIGGER photo_notes_count_delete AFTER DELETE ON photo_notes BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'photo_notes';
-        END;
-        CREATE TRIGGER images_count_insert AFTER INSERT ON images BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'images';
-        END;
-        CREATE TRIGGER images_count_delete AFTER DELETE ON images BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'images';
-        END;
-        CREATE TRIGGER reminders_count_insert AFTER INSERT ON reminders BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'reminders';
-        END;
-        CREATE TRIGGER reminders_count_delete AFTER DELETE ON reminders BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'reminders';
-        END;
-        CREATE TRIGGER diary_posts_count_insert AFTER INSERT ON diary_posts BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'diary_posts';
-        END;
-        CREATE TRIGGER diary_posts_count_delete AFTER DELETE ON diary_posts BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'diary_posts';
-        END;
-        CREATE TRIGGER messages_count_insert AFTER INSERT ON messages BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'messages';
-        END;
-        CREATE TRIGGER messages_count_delete AFTER DELETE ON messages BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'messages';
-        END;
-        CREATE TRIGGER board_posts_count_insert AFTER INSERT ON board_posts BEGIN
-            UPDATE row_counts SET rows = rows + 1 WHERE name = 'board_posts';
-        END;
-        CREATE TRIGGER board_posts_count_delete AFTER DELETE ON board_posts BEGIN
-            UPDATE row_counts SET rows = rows - 1 WHERE name = 'board_posts';
-        END;
-        DROP INDEX board_by_hot;
-        CREATE INDEX board_by_hot ON board_posts(hot DESC, id DESC);
-        """,
+        "CREATE TABLE row_counts(name TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID;\n"
+            + ["notes", "photo_notes", "images", "reminders", "diary_posts", "messages", "board_posts"].map { table in
+                """
+                INSERT INTO row_counts(name, rows) SELECT '\(table)', count(*) FROM \(table);
+                CREATE TRIGGER \(table)_count_insert AFTER INSERT ON \(table) BEGIN
+                    UPDATE row_counts SET rows = rows + 1 WHERE name = '\(table)';
+                END;
+                CREATE TRIGGER \(table)_count_delete AFTER DELETE ON \(table) BEGIN
+                    UPDATE row_counts SET rows = rows - 1 WHERE name = '\(table)';
+                END;
+
+                """
+            }.joined()
+            + """
+            DROP INDEX board_by_hot;
+            CREATE INDEX board_by_hot ON board_posts(hot DESC, id DESC);
+            """,
     ]
 
     /// The schema version this build writes.
