@@ -217,4 +217,14 @@ import Darwin
         #expect(Date().timeIntervalSince(started) < 2.9)
         #expect(Self.texts(loader.readMessage(timeout: 10)).count == 3)
     }
+
+    @Test func loadMoreWithAProgressTokenSaysWhenItAsksAndWhenItIsDone() throws {
+        let feed = try FeedServer(["10"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        server.send(line: request(1, "messages.loadMore", ["limit": 5, "_meta": ["progressToken": 42]]))
+        let (notes, answer) = ExchangeFileTests.progress(of: server, until: 1)
+        #expect(answer?["result"]?["items"]?.arrayValue?.count == 5)
+        #expect(notes.map { $0["progress"] } == [0, 5])
+        #expect(notes.allSatisfy { $0["progressToken"] == 42 && $0["total"] == 5 })
+    }
 }

@@ -34,4 +34,19 @@ import Testing
         let id = try #require(server.readMessage()?["result"]?["id"])
         #expect(server.readMessage()?["result"]?["hits"]?.arrayValue?.map { $0["id"] } == [id])
     }
+
+    @Test func aSearchThatMustIndexFirstReportsItsProgress() throws {
+        let server = try SatchelProcess(["--memory"])
+        // Writes and the search in one chunk: the search finds the index behind by all of them.
+        var lines = (0..<3_000).map { request($0 + 1, "notes.create", ["title": .string("note \($0)")]) }
+        lines.append(request(9_999, "search", ["query": "note 12", "_meta": ["progressToken": "s"]]))
+        server.send(Array(lines.map { $0 + "\n" }.joined().utf8))
+        let (notes, answer) = ExchangeFileTests.progress(of: server, until: 9_999)
+        #expect(answer?["result"]?["hits"]?.arrayValue?.isEmpty == false)
+        #expect(notes.first?["progressToken"] == "s")
+        #expect(notes.first?["progress"] == 0)
+        #expect(notes.last?["progress"] == notes.last?["total"])
+        #expect((notes.last?["total"]?.integerValue ?? 0) >= 3_000)
+        #expect(notes.allSatisfy { $0["message"] == "indexing" })
+    }
 }
