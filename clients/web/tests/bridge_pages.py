@@ -24,9 +24,20 @@ JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 
 def get(bridge, path: str, headers: dict[str, str] | None = None) -> tuple[int, http.client.HTTPMessage, str]:
     """``GET path`` on ``bridge`` with exactly ``headers`` (``Host`` is the bridge's unless given)."""
+    return send(bridge, "GET", path, headers)
+
+
+def post(bridge, path: str, body: bytes, headers: dict[str, str] | None = None
+         ) -> tuple[int, http.client.HTTPMessage, str]:
+    """``POST path`` with ``body`` on ``bridge``, with exactly ``headers`` (and the bridge's ``Host``)."""
+    return send(bridge, "POST", path, headers, body)
+
+
+def send(bridge, method: str, path: str, headers: dict[str, str] | None = None, body: bytes | None = None
+         ) -> tuple[int, http.client.HTTPMessage, str]:
     connection = http.client.HTTPConnection("127.0.0.1", bridge.port, timeout=10)
     try:
-        connection.request("GET", path, headers={"Host": f"127.0.0.1:{bridge.port}", **(headers or {})})
+        connection.request(method, path, body=body, headers={"Host": f"127.0.0.1:{bridge.port}", **(headers or {})})
         response = connection.getresponse()
         return response.status, response.headers, response.read().decode("utf-8", "replace")
     finally:
@@ -35,6 +46,11 @@ def get(bridge, path: str, headers: dict[str, str] | None = None) -> tuple[int, 
 
 def token(bridge) -> str:
     return f"token={bridge.token}"
+
+
+def cookie(bridge) -> dict[str, str]:
+    """The header that carries the token as the page's cookie."""
+    return {"Cookie": f"satchel_token_{bridge.port}={bridge.token}"}
 
 
 # WebSocket

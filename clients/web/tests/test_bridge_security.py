@@ -16,7 +16,7 @@ from yarl import URL
 from satchel_web.bridge import Bridge
 from satchel_web.page import Backend
 from satchel_web.security import CSP
-from bridge_pages import get, page, refused_socket, token
+from bridge_pages import cookie, get, page, post, refused_socket, token
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -135,6 +135,37 @@ def test_a_refused_socket_spawns_no_satchel_and_an_accepted_one_does(bridge, run
             assert len(bridge.satchel_pids()) == 1
 
     run(sockets())
+
+
+def test_the_export_and_import_routes_need_the_token_and_the_own_origin(bridge):
+    own = {"Origin": bridge.origin}
+    evil = {"Origin": "http://evil.example"}
+    for headers in ({}, own, {**cookie(bridge), **evil}, {**cookie(bridge), "Origin": "null"},
+                    {**cookie(bridge), "Host": "evil.example"}):
+        status, _, body = get(bridge, "/data/exports/anything", headers)
+        assert status == 403, headers
+        assert "Forbidden" in body
+    document = b'{"format": "satchel", "version": 1}'
+    for headers in ({}, own, {**cookie(bridge), **evil}, {**cookie(bridge), "Origin": "null"},
+                    cookie(bridge),  # anything but GET must say where it comes from
+                    {**cookie(bridge), **own, "Host": f"evil.example:{bridge.port}"}):
+        status, _, body = post(bridge, "/data/imports", document, headers)
+        assert status == 403, headers
+        assert "Forbidden" in body
+    # A form on another site posting to the bridge: the browser sends its Origin (and, the cookie being
+    # SameSite=Strict, no token); with the token in the query it is still refused for the Origin.
+    form = {"Content-Type": "application/x-www-form-urlencoded", "Origin": "http://evil.example"}
+    assert post(bridge, "/data/imports", b"format=satchel", form)[0] == 403
+    assert post(bridge, f"/data/imports?{token(bridge)}", b"format=satchel", form)[0] == 403
+    assert post(bridge, f"/data/imports?{token(bridge)}", b"format=satchel",
+                {"Content-Type": "text/plain", "Origin": "null"})[0] == 403
+    assert not any("pass through" in line for line in bridge.stderr)  # no file was made
+    assert bridge.satchel_pids() == []
+
+    status, headers, body = post(bridge, "/data/imports", document, {**cookie(bridge), **own})
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    assert headers["Content-Security-Policy"] == CSP
+    assert get(bridge, "/data/exports/anything", cookie(bridge))[0] == 404
 
 
 # Static routes, in process, over a folder of the test's own

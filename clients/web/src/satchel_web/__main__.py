@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from satchel_client import BinaryNotFound, find_binary
 
 from .bridge import Options, run
+from .exchange import MAX_UPLOAD_BYTES
 
 LOG = logging.getLogger("satchel.web")
 
@@ -34,6 +35,8 @@ def parser() -> argparse.ArgumentParser:
     where.add_argument("--memory", action="store_true",
                        help="a temporary database, shared by every page and removed at exit")
     parser.add_argument("--demo", action="store_true", help="fill an empty database with sample data first")
+    parser.add_argument("--max-import-bytes", type=size, default=MAX_UPLOAD_BYTES, metavar="N",
+                        help=f"the largest file an import may send (default: {MAX_UPLOAD_BYTES}, 4 GiB)")
     return parser
 
 
@@ -41,6 +44,13 @@ def port(text: str) -> int:
     value = int(text)
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port (0 to 65535)")
+    return value
+
+
+def size(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a size in bytes (1 or more)")
     return value
 
 
@@ -53,7 +63,7 @@ def options(argv: Sequence[str] | None = None) -> Options:
         LOG.error("%s", problem)
         raise SystemExit(2) from None
     return Options(binary=binary, port=known.port, db=known.db, memory=known.memory, demo=known.demo,
-                   args=tuple(rest))
+                   args=tuple(rest), max_import_bytes=known.max_import_bytes)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,12 +15,18 @@ What the bridge does not relay:
 - ``shutdown`` and ``exit``: the bridge owns the satchel's lifetime; they are ``-32601``
   (``data.reason: "bridgeOwnsLifetime"``).
 
+What the bridge adds: ``bridge/export`` and ``bridge/import``, the page's satchel exporting into and
+importing from a private file that the page downloads from ``GET /data/exports/ID`` and uploads to
+``POST /data/imports`` (``exchange``). The server's ``notifications/progress`` for a request that carried
+``_meta.progressToken`` reach the page like every other notification.
+
 Errors of the bridge's own: ``-32700``/``-32600`` for frames that are not JSON-RPC, ``-32099``
 (``data.reason: "serverRestarted"``) for requests in flight when the satchel died, ``-32603`` for a failure
 of the bridge itself.
 
 It listens on 127.0.0.1 only; ``security`` checks every request first, ``assets`` serves the static app,
-``page`` runs each page's socket and satchel, and ``frames`` reads and writes the socket's messages.
+``page`` runs each page's socket and satchel, ``exchange`` moves export and import files, and ``frames``
+reads and writes the socket's messages.
 """
 from __future__ import annotations
 
@@ -40,6 +46,7 @@ from aiohttp import WSCloseCode, web
 from satchel_client import ServerExited
 
 from .assets import STATIC, static_routes
+from .exchange import MAX_UPLOAD_BYTES, Exchange
 from .page import Backend, PageSession
 from .security import Guard, add_security_headers, guard_middleware
 
@@ -69,6 +76,7 @@ class Options:
     demo: bool = False
     args: tuple[str, ...] = ()
     static: pathlib.Path = STATIC
+    max_import_bytes: int = MAX_UPLOAD_BYTES
 
 
 # The bridge
@@ -82,14 +90,19 @@ class Bridge:
     static: pathlib.Path = STATIC
     guard: Guard = field(default_factory=lambda: Guard(secrets.token_urlsafe(32)))
     pages: set[PageSession] = field(default_factory=set)
+    files: Exchange = field(default_factory=Exchange)
     stopping: bool = False
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[guard_middleware(self.guard)])
-        app.add_routes([*static_routes(self.static), web.get("/ws", self.websocket)])
+        app.add_routes([*static_routes(self.static), *self.files.routes(), web.get("/ws", self.websocket)])
         app.on_response_prepare.append(add_security_headers)
         app.on_shutdown.append(lambda _: self.close_pages())
+        app.on_cleanup.append(self._remove_files)
         return app
+
+    async def _remove_files(self, _: web.Application) -> None:
+        self.files.close()
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         """``GET /ws``: a page's JSON-RPC connection, backed by a satchel of its own."""
@@ -98,7 +111,7 @@ class Bridge:
         if self.stopping:
             await ws.close(code=WSCloseCode.GOING_AWAY)
             return ws
-        page = PageSession(ws, self.backend)
+        page = PageSession(ws, self.backend, self.files)
         self.pages.add(page)
         LOG.info("page connected from %s", request.remote)
         try:
@@ -178,5 +191,6 @@ def database(options: Options) -> Any:
 def run(options: Options) -> int:
     """Runs the bridge until SIGINT or SIGTERM; the process's exit code."""
     with database(options) as db:
-        bridge = Bridge(Backend(options.binary, db, options.args), static=options.static)
+        bridge = Bridge(Backend(options.binary, db, options.args), static=options.static,
+                        files=Exchange(options.max_import_bytes))
         return asyncio.run(serve(bridge, options.port, options.demo))

@@ -12,6 +12,8 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 from satchel_client import AsyncSatchel, SatchelError, ServerExited
 
+from . import exchange
+from .exchange import Exchange
 from .frames import JSON, Call, encode, error, notification, parse_frame, read_call, restarted, result, status
 
 LOG = logging.getLogger("satchel.web")
@@ -46,9 +48,10 @@ class PageSession:
     they were produced (``restarting`` before the errors of the requests it cut short).
     """
 
-    def __init__(self, ws: web.WebSocketResponse, backend: Backend) -> None:
+    def __init__(self, ws: web.WebSocketResponse, backend: Backend, files: Exchange) -> None:
         self.ws = ws
         self.backend = backend
+        self.files = files  # the bridge's folder for export and import files
         self.satchel: AsyncSatchel | None = None
         self._ready = asyncio.Event()
         self._initialize: tuple[JSON] | None = None  # the params of the page's last accepted `initialize`
@@ -216,6 +219,8 @@ class PageSession:
                 return self._not_relayed(call)
             if call.method == "changes.unsubscribe":
                 return result(call.id, {"unsubscribed": False}) if call.has_id else None
+            if call.method in exchange.METHODS:
+                return result(call.id, await self._exchange(call)) if call.has_id else None
             if not call.has_id:
                 await self._notify(call)
                 return None
@@ -250,6 +255,17 @@ class PageSession:
             if call.method == "initialize":
                 self._initialize = remembered
             raise
+
+    async def _exchange(self, call: Call) -> JSON:
+        """``bridge/export`` and ``bridge/import``: files the page's satchel writes or reads (``exchange``)."""
+        satchel = await self._ready_satchel()
+
+        async def run(method: str, params: JSON) -> JSON:
+            return await self._guarded(satchel, satchel.call(method, params))
+
+        if call.method == exchange.EXPORT:
+            return await self.files.export(call.params, run)
+        return await self.files.import_(call.params, run)
 
     async def _notify(self, call: Call) -> None:
         satchel = await self._ready_satchel()

@@ -1,7 +1,7 @@
 """The bridge's security, as Jupyter server's: every request carries the launch's token (``?token=``, then an
-HttpOnly cookie), names the bridge in ``Host`` and, when it has an ``Origin`` (a WebSocket must), comes from
-the app's own origin. Anything else is 403 before any route is reached. Every answer carries the headers
-that keep the page to its own files."""
+HttpOnly cookie), names the bridge in ``Host`` and, when it has an ``Origin`` (a WebSocket and anything but
+GET and HEAD must), comes from the app's own origin. Anything else is 403 before any route is reached.
+Every answer carries the headers that keep the page to its own files."""
 from __future__ import annotations
 
 import hmac
@@ -46,6 +46,8 @@ class Guard:
         origin = request.headers.get("Origin")
         if origin is None and request.path == "/ws":
             return "a WebSocket needs an Origin"
+        if origin is None and request.method not in ("GET", "HEAD"):
+            return f"a {request.method} needs an Origin"
         if origin is not None and origin.lower() not in self.origins():
             return "foreign Origin"
         if not (self.matches(request.query.get("token")) or self.matches(request.cookies.get(self.cookie))):
