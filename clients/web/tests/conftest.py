@@ -88,7 +88,8 @@ def bridge(bridge_factory):
     return bridge_factory()
 
 
-def chromium_driver(width: int = 1280, height: int = 900) -> webdriver.Chrome:
+def chromium_driver(width: int = 1280, height: int = 900, downloads: pathlib.Path | None = None) -> webdriver.Chrome:
+    """A headless Chromium; ``downloads``: the folder its downloads go to, without asking."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -96,8 +97,13 @@ def chromium_driver(width: int = 1280, height: int = 900) -> webdriver.Chrome:
                  "--no-first-run", "--disable-background-networking", "--disable-component-update"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if downloads is not None:
+        options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                                  "download.prompt_for_download": False})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
+    if downloads is not None:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     resize(driver, width, height)
     return driver
 
@@ -175,11 +181,13 @@ def shots(tmp_path_factory) -> pathlib.Path:
 
 @pytest.fixture
 def page_factory(bridge, shots):
-    """``page_factory(width=1280, on=bridge)``: more browser windows (each its own page and satchel)."""
+    """``page_factory(width=1280, on=bridge, downloads=None)``: more browser windows (each its own page and
+    satchel; ``downloads``: the folder where its downloads go)."""
     drivers: list[webdriver.Chrome] = []
 
-    def open_page(width: int = 1280, height: int = 900, on: Bridge | None = None) -> Page:
-        driver = chromium_driver(width, height)
+    def open_page(width: int = 1280, height: int = 900, on: Bridge | None = None,
+                  downloads: pathlib.Path | None = None) -> Page:
+        driver = chromium_driver(width, height, downloads)
         drivers.append(driver)
         return Page(driver, on or bridge, shots)
 

@@ -1,4 +1,5 @@
-// The page: one connection, five apps as tabs, search across them, the language switch, the status banner.
+// The page: one connection, five apps as tabs, search across them, the language switch, the data panel (export
+// and import), the status banner.
 import { Rpc } from './rpc.js';
 import { language, setLanguage, t } from './i18n.js';
 import { errorLine, h, showError } from './ui.js';
@@ -7,6 +8,7 @@ import * as reminders from './reminders.js';
 import * as messages from './messages.js';
 import * as notes from './notes.js';
 import * as board from './board.js';
+import * as data from './data.js';
 
 const modules = { moments, reminders, messages, notes, board };
 // Which app shows a search hit of each domain.
@@ -144,3 +146,4 @@ document.getElementById('language').addEventListener('change', (event) => {
 translatePage();
 setupTabs();
 setupSearch();
+data.mount(document.getElementById('data-button'), context);

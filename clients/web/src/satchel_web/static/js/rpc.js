@@ -12,14 +12,16 @@ export class RpcError extends Error {
 
 /**
  * Calls go out with ids and come back as promises; `changed` notifications go to `onChange` listeners,
- * the bridge's status (`ready`, `restarting`, a lost connection) to `onStatus` listeners. A dropped socket
- * is opened again; calls made meanwhile wait for it.
+ * the bridge's status (`ready`, `restarting`, a lost connection) to `onStatus` listeners, and a call's
+ * `notifications/progress` to the `onProgress` it was made with. A dropped socket is opened again; calls
+ * made meanwhile wait for it.
  */
 export class Rpc {
   constructor(url) {
     this.url = url;
     this.nextId = 1;
     this.pending = new Map();
+    this.progress = new Map(); // progressToken -> the onProgress of the call in flight that sent it
     this.queue = [];
     this.changeListeners = new Set();
     this.statusListeners = new Set();
@@ -37,6 +39,7 @@ export class Rpc {
         reject(new RpcError({ code: -32098, message: 'The connection to Satchel was lost', data: { reason: 'disconnected' } }));
       }
       this.pending.clear();
+      this.progress.clear();
       this.queue = []; // rejected above: a call the page was told failed must not run later
       this.ready = false;
       if (!this.expired) this.emitStatus({ state: 'disconnected' });
@@ -64,6 +67,8 @@ export class Rpc {
     try { message = JSON.parse(text); } catch { return; }
     if (message.method === 'changed') {
       for (const listener of this.changeListeners) listener(message.params);
+    } else if (message.method === 'notifications/progress') {
+      this.progress.get(message.params?.progressToken)?.(message.params);
     } else if (message.method === 'bridge/status') {
       if (message.params?.state === 'ready') {
         this.retry = 250;
@@ -73,19 +78,29 @@ export class Rpc {
       this.ready = message.params?.state === 'ready';
       this.emitStatus(message.params ?? {});
     } else if ('id' in message && this.pending.has(message.id)) {
-      const { resolve, reject } = this.pending.get(message.id);
+      const { resolve, reject, token } = this.pending.get(message.id);
       this.pending.delete(message.id);
+      this.progress.delete(token);
       if (message.error) reject(new RpcError(message.error));
       else resolve(message.result);
     }
   }
 
-  /** Sends `method` with `params`; resolves to its result or rejects with an `RpcError`. */
-  call(method, params) {
+  /**
+   * Sends `method` with `params`; resolves to its result or rejects with an `RpcError`. With `onProgress`,
+   * the request carries `_meta.progressToken` and `onProgress({progress, total, message})` is called with
+   * each progress notification the server sends for it, until the answer.
+   */
+  call(method, params, { onProgress } = {}) {
     const id = this.nextId++;
+    const token = onProgress ? `progress-${id}` : null;
+    if (token) {
+      params = { ...params, _meta: { progressToken: token } };
+      this.progress.set(token, onProgress);
+    }
     const line = JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, token });
       if (this.ready && this.socket.readyState === WebSocket.OPEN) this.socket.send(line);
       else this.queue.push(line);
     });
