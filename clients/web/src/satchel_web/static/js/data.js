@@ -193,7 +193,7 @@ function openPanel(rpc) {
     showError(error, failure);
     // A refused import changes nothing; one cut short by a lost connection may have finished meanwhile.
     const refused = !(failure instanceof RpcError) || ![-32098, -32099, -32603].includes(failure.code);
-    if (importing && refused) error.append(' ', t('unchanged'));
+    if (importing && refused) error.append(h('span', { class: 'data-unchanged' }, t('unchanged')));
   }
 
   exportButton.addEventListener('click', async () => {
