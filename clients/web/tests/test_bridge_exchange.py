@@ -161,3 +161,25 @@ def test_an_upload_past_the_limit_is_413_and_leaves_no_file(bridge_factory, run)
     assert list(folder(bridge).iterdir()) == []
     status, _, text = post(bridge, "/data/imports", b"x" * 100, own(bridge))
     assert status == 200 and json.loads(text)["bytes"] == 100
+
+
+def test_a_page_cannot_name_a_file_for_the_server_to_read_or_write(bridge_factory, run, tmp_path):
+    """export/import with a `path` (or positional params, which could hold one) are refused by the bridge:
+    only bridge/export and bridge/import, which choose their own files, reach the file system."""
+    bridge = bridge_factory("--demo")
+    target = tmp_path / "stolen.json"
+    answers: list[Any] = []
+
+    async def attempt() -> None:
+        async with page(bridge) as socket:
+            answers.append(await socket.call("export", {"path": str(target)}))
+            answers.append(await socket.call("export", [str(target)]))
+            answers.append(await socket.call("import", {"path": "/etc/hostname", "mode": "merge"}))
+            answers.append(await socket.call("export", {}))
+
+    run(attempt())
+    for answer in answers[:3]:
+        assert answer["error"]["code"] == -32602
+        assert answer["error"]["data"] == {"field": "path", "reason": "pathNotRelayed"}
+    assert not target.exists()
+    assert answers[3]["result"]["format"] == "satchel", "an export in the answer still works"

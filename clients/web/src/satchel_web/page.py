@@ -25,6 +25,9 @@ RESTART_DELAYS = (0.0, 0.0, 0.5, 1.0, 2.0, 5.0)
 STABLE_AFTER = 10.0
 
 NOT_RELAYED = frozenset({"shutdown", "exit"})
+# Methods that read or write any file the server's user may: a page reaches files only through
+# bridge/export and bridge/import, which choose the paths themselves.
+FILE_METHODS = frozenset({"export", "import"})
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,8 @@ class PageSession:
         try:
             if call.method in NOT_RELAYED:
                 return self._not_relayed(call)
+            if call.method in FILE_METHODS and _may_name_a_file(call.params):
+                return self._no_paths(call)
             if call.method == "changes.unsubscribe":
                 return result(call.id, {"unsubscribed": False}) if call.has_id else None
             if call.method in exchange.METHODS:
@@ -243,6 +248,12 @@ class PageSession:
             return None
         return error(call.id, -32601, f"Method not available through the bridge: {call.method}",
                      {"method": call.method, "reason": "bridgeOwnsLifetime"})
+
+    def _no_paths(self, call: Call) -> dict[str, JSON] | None:
+        if not call.has_id:
+            return None
+        return error(call.id, -32602, f"{call.method} takes no file path through the bridge: use bridge/{call.method}",
+                     {"field": "path", "reason": "pathNotRelayed"})
 
     async def _call(self, call: Call) -> JSON:
         satchel = await self._ready_satchel()
@@ -301,6 +312,11 @@ class PageSession:
             except (ConnectionError, RuntimeError) as problem:
                 LOG.debug("the page's socket is closing: %s", problem)
                 return
+
+
+def _may_name_a_file(params: JSON) -> bool:
+    """Whether export/import params name a file: `path` by name, or anything by position."""
+    return bool(params) and isinstance(params, list) or isinstance(params, dict) and "path" in params
 
 
 class _Restarted(Exception):
