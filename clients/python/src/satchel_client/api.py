@@ -60,8 +60,8 @@ METHODS: dict[str, str] = {
     'changes.since': 'Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.',
     'changes.subscribe': "From now on, a `changed` notification for every committed change (this process's and others').",
     'changes.unsubscribe': 'Stops the `changed` notifications.',
-    'export': 'Everything as one self-describing JSON document (format, version, every app, images as base64).',
-    'import': 'Imports an export: `replace` makes the database the document; `merge` adds what is not there yet.',
+    'export': 'Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.',
+    'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.',
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
@@ -757,23 +757,37 @@ class Methods:
         """
         return self._call('ping', None)
 
-    def export(self) -> Any:
-        """Everything as one self-describing JSON document (format, version, every app, images as base64).
+    def export(self, *, path: str | Unset = UNSET) -> Any:
+        """Everything as one self-describing JSON document (format, version, every app, images as base64); with
+        `path`, streamed into that file.
+
+        Args:
+            path: Write the document into this file (in an existing folder; replaced only when it is a
+                regular file) and answer {path, bytes, counts}. (an absolute path)
 
         Sends `export`; answers its result or raises its error.
         """
-        return self._call('export', None)
+        return self._call('export', named(path=path))
 
-    def import_(self, *, document: dict[str, Any], mode: str) -> Any:
-        """Imports an export: `replace` makes the database the document; `merge` adds what is not there yet.
+    def import_(
+        self,
+        *,
+        document: dict[str, Any] | Unset = UNSET,
+        path: str | Unset = UNSET,
+        mode: str,
+    ) -> Any:
+        """Imports an export, from `document` or from the file at `path`: `replace` makes the database the
+        document; `merge` adds what is not there yet.
 
         Args:
             document: A document produced by `export`.
+            path: Or the file an `export {path}` wrote (a regular file), read in pieces. (an absolute
+                path)
             mode: merge or replace. (one of merge, replace)
 
         Sends `import`; answers its result or raises its error.
         """
-        return self._call('import', named(document=document, mode=mode))
+        return self._call('import', named(document=document, path=path, mode=mode))
 
     def search(
         self,
