@@ -73,7 +73,7 @@ def test_namespaces_carry_the_parameters_and_summary_of_each_method(satchel):
         for part in python_name.split("."):
             function = getattr(function, part)
         signature = inspect.signature(function)
-        assert list(signature.parameters) == [p["name"] for p in discovered[method]["params"]]
+        assert list(signature.parameters) == [p["name"] for p in discovered[method]["params"]] + ["progress"]
         required = {p["name"] for p in discovered[method]["params"] if p["required"]}
         assert {name for name, p in signature.parameters.items() if p.default is inspect.Parameter.empty} == required
         assert " ".join(discovered[method]["summary"].split()) in " ".join(inspect.getdoc(function).split())

@@ -45,6 +45,14 @@ def test_the_asyncio_example(tmp_path, monkeypatch):
     assert re.fullmatch(r"updated note_\w+\n", printed)
 
 
+def test_the_progress_example(tmp_path, monkeypatch):
+    printed = run(blocks("## Long work: progress"), tmp_path, monkeypatch).splitlines()
+    assert printed[0] == "1/1000" and printed.count("1000/1000") == 2
+    assert "1000 notes in backup.json" in printed
+    assert "{'imported': {'notes': 1000}}" in printed
+    assert printed[-1] == "importing: 100%"
+
+
 def test_the_ten_line_script_prints_what_another_process_changes(tmp_path):
     import os
     import queue

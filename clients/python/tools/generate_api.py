@@ -49,8 +49,7 @@ def python_name(name: str) -> str:
 
 def docstring(method: dict, indent: str) -> str:
     lines = textwrap.wrap(method.get("summary", method["name"]), 100)
-    if method.get("params"):
-        lines += ["", "Args:"]
+    lines += ["", "Args:"]
     for param in method.get("params", []):
         what = param.get("summary", "")
         detail = param["schema"].get("description")
@@ -59,6 +58,7 @@ def docstring(method: dict, indent: str) -> str:
             detail = "one of " + ", ".join(choices)
         text = f"{param['name']}: {what}" + (f" ({detail})" if detail else "")
         lines += textwrap.wrap(text, 96, initial_indent="    ", subsequent_indent="        ")
+    lines += ["    progress: called with each `Progress` the server reports while it works on this call."]
     lines += ["", f"Sends `{method['name']}`; answers its result or raises its error."]
     body = "\n".join((indent + line) if line else "" for line in lines)
     return f'{indent}"""{body.lstrip()}\n{indent}"""\n'
@@ -66,15 +66,16 @@ def docstring(method: dict, indent: str) -> str:
 
 def method_source(method: dict, attribute: str, indent: str) -> str:
     params = method.get("params", [])
-    signature = ["self"]
-    if params:
-        signature.append("*")
+    if any(python_name(param["name"]) == "progress" for param in params):
+        raise SystemExit(f"{method['name']} has a parameter named progress, which the progress callback takes")
+    signature = ["self", "*"]
     for param in params:
         kind = python_type(param["schema"])
         if param.get("required"):
             signature.append(f"{python_name(param['name'])}: {kind}")
         else:
             signature.append(f"{python_name(param['name'])}: {kind} | Unset = UNSET")
+    signature.append("progress: OnProgress | None = None")
     arguments = ", ".join(f"{param['name']}={python_name(param['name'])}" for param in params)
     sent = f"named({arguments})" if params else "None"
     head = f"{indent}def {python_name(attribute)}({', '.join(signature)}) -> Any:\n"
@@ -82,11 +83,14 @@ def method_source(method: dict, attribute: str, indent: str) -> str:
         inner = indent + "    "
         head = f"{indent}def {python_name(attribute)}(\n" + "".join(f"{inner}{part},\n" for part in signature)
         head += f"{indent}) -> Any:\n"
-    call = f"{indent}    return self._call({method['name']!r}, {sent})\n"
+    call = f"{indent}    return self._call({method['name']!r}, {sent}, progress)\n"
     if len(call) > 111:
         inner = indent + "        "
         listed = "".join(f"{inner}{param['name']}={python_name(param['name'])},\n" for param in params)
-        call = f"{indent}    return self._call(\n{inner}{method['name']!r},\n{inner}named(\n{listed}{inner}),\n{indent}    )\n"
+        call = (
+            f"{indent}    return self._call(\n{inner}{method['name']!r},\n{inner}named(\n{listed}{inner}),\n"
+            f"{inner}progress,\n{indent}    )\n"
+        )
     return head + docstring(method, indent + "    ") + call
 
 
@@ -106,7 +110,8 @@ def render(document: dict) -> str:
         "import builtins\n",
         "from functools import cached_property\n",
         "from typing import Any\n\n",
-        "from ._namespace import UNSET, Namespace, Unset, named\n\n",
+        "from ._namespace import UNSET, Namespace, Unset, named\n",
+        "from ._protocol import OnProgress\n\n",
         "#: Every method of the protocol, with its summary.\n",
         "METHODS: dict[str, str] = {\n",
     ]
@@ -120,7 +125,10 @@ def render(document: dict) -> str:
             out.append("\n" + method_source(method, method["name"].partition(".")[2], "    "))
     out.append("\n\nclass Methods:\n")
     out.append('    """The namespaces and top-level methods of a connection; both clients inherit them."""\n\n')
-    out.append("    def _call(self, method: str, params: Any) -> Any:\n        raise NotImplementedError\n")
+    out.append(
+        "    def _call(self, method: str, params: Any, progress: OnProgress | None = None) -> Any:\n"
+        "        raise NotImplementedError\n"
+    )
     for prefix in groups:
         out.append(f"\n    @cached_property\n    def {prefix}(self) -> {prefix.capitalize()}:\n")
         out.append(f"        return {prefix.capitalize()}(self._call)\n")

@@ -6,7 +6,7 @@
 """
 from ._launch import find_binary
 from ._namespace import UNSET
-from ._protocol import Change
+from ._protocol import Change, Progress
 from .aio import AsyncSatchel
 from .client import Satchel
 from .errors import (
@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncSatchel", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
-    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "RevisionConflict", "Satchel", "SatchelError",
-    "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable", "ValidationFailed",
-    "find_binary",
+    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RevisionConflict", "Satchel",
+    "SatchelError", "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable",
+    "ValidationFailed", "find_binary",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 
 from ._launch import command, environment
 from ._namespace import no_such_method
-from ._protocol import LOG, Change, Ledger
+from ._protocol import LOG, TOKEN_PREFIX, Change, Ledger, Progress
 from .api import PATHS, Methods
 from .errors import ServerExited
 
@@ -40,6 +40,7 @@ class Connection(Methods):
         #: Called with every notification that is not ``changed``.
         self.on_notification = on_notification
         self._ledger = Ledger()
+        self._progress: dict[str, Callable[[Progress], None]] = {}  # token -> where its reports go
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_LINES_KEPT)
         self._returncode: int | None = None
         self._gone = False
@@ -66,12 +67,22 @@ class Connection(Methods):
         return ServerExited(self._returncode, list(self._stderr_tail))
 
     def _route(self, method: str, params: Any) -> Change | None:
-        """A ``changed`` notification as a ``Change``; any other goes to the handler here."""
+        """A ``changed`` notification as a ``Change``; progress for a call made with ``progress=`` to that
+        call; any other goes to the handler here."""
         if method == "changed" and isinstance(params, dict):
             try:
                 return Change.from_params(params)
             except KeyError:
                 LOG.warning("a changed notification without its fields: %r", params)
+                return None
+        if method == "notifications/progress" and isinstance(params, dict):
+            token = params.get("progressToken")
+            if isinstance(token, str) and token.startswith(TOKEN_PREFIX):
+                deliver = self._progress.get(token)
+                if deliver is None:  # its call has been answered, or gave up waiting
+                    LOG.debug("progress for no call in flight: %r", params)
+                else:
+                    deliver(Progress.from_params(params))
                 return None
         if self.on_notification is None:
             LOG.debug("notification %s: %r", method, params)

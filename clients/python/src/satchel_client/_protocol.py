@@ -1,9 +1,10 @@
 """JSON-RPC 2.0 framing shared by the blocking and the asyncio client: requests out, answers sorted in."""
 from __future__ import annotations
 
+import inspect
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -34,6 +35,83 @@ class Change:
             seq=params["seq"], at=params.get("at", ""), domain=params["domain"], kind=params["kind"],
             id=params["id"], entity=params.get("entity"),
         )
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One ``notifications/progress`` report about a call made with ``progress=``.
+
+    ``progress`` grows with every report and ends at ``total`` (``None`` when the server cannot tell how much
+    there is); ``message`` says what is being done, when the server says it.
+    """
+
+    progress: float
+    total: float | None = None
+    message: str | None = None
+
+    @property
+    def fraction(self) -> float | None:
+        """``progress / total`` (0.0 to 1.0), or ``None`` without a total."""
+        if not self.total:
+            return None
+        return min(1.0, self.progress / self.total)
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> Progress:
+        return cls(progress=params.get("progress", 0), total=params.get("total"), message=params.get("message"))
+
+
+#: A ``progress=`` callback: called with each ``Progress`` report, in order, before the call returns.
+OnProgress = Callable[[Progress], Any]
+
+#: The start of every progress token this client makes (the rest is the request's id).
+TOKEN_PREFIX = "satchel-client-"
+
+
+def checked_progress(progress: Any, coroutines: bool) -> OnProgress | None:
+    """``progress`` when it can be a callback; ``TypeError`` (before anything is sent) when not."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    if not coroutines and inspect.iscoroutinefunction(progress):
+        raise TypeError("Satchel calls progress callbacks as plain functions; a coroutine function needs AsyncSatchel")
+    return progress
+
+
+def with_progress_token(params: Any, token: str) -> dict[str, Any]:
+    """``params`` with ``_meta.progressToken`` set (the rest of ``params`` and of ``_meta`` kept)."""
+    if params is None:
+        return {"_meta": {"progressToken": token}}
+    if not isinstance(params, Mapping):
+        raise TypeError("progress= needs params by name (a mapping or keyword arguments), not a sequence")
+    meta = params.get("_meta")
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, Mapping):
+        raise TypeError(f"params' _meta must be a mapping, not {type(meta).__name__}")
+    if "progressToken" in meta:
+        raise TypeError("params already carry _meta.progressToken: pass progress= or a token of your own, not both")
+    return {**params, "_meta": {**meta, "progressToken": token}}
+
+
+def outgoing(method: str, params: Any, id: int, progress: Any, coroutines: bool) -> tuple[bytes, str | None, Any]:
+    """The line of one request and, when ``progress`` is given, its token and the checked callback (``TypeError``
+    before anything is sent when either is unfit)."""
+    callback = checked_progress(progress, coroutines)
+    if callback is None:
+        return encode(request(method, params, id)), None, None
+    token = f"{TOKEN_PREFIX}{id}"
+    return encode(request(method, with_progress_token(params, token), id)), token, callback
+
+
+def report(callback: OnProgress, progress: Progress) -> Any:
+    """Calls ``callback(progress)``; what it raises is logged, never passed on (the call goes on)."""
+    try:
+        return callback(progress)
+    except Exception:
+        LOG.exception("the progress callback failed on %r", progress)
+        return None
 
 
 def merge_params(params: Params, named: Mapping[str, Any]) -> Any:

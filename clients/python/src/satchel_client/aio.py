@@ -7,18 +7,62 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
-from ._protocol import Change, Incoming, Params, encode, merge_params, refused_as_a_whole, request, unwrap
+from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
+from ._protocol import refused_as_a_whole, request, unwrap
 from .api import Changes
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # the outcome of every call in flight when the server ends
 _EXPIRED = object()  # the outcome of a call whose time is up
+
+
+class _Reports:
+    """The progress reports of one call, kept by the reading side and handed to the callback by the task
+    that awaits the answer: in order, a coroutine callback awaited, the last one done before the call
+    returns."""
+
+    def __init__(self, callback: OnProgress, answer: asyncio.Future[Any]) -> None:
+        self.callback = callback
+        self.answer = answer
+        self.pending: deque[Progress] = deque()
+        self.arrived: asyncio.Future[None] | None = None
+
+    def report(self, progress: Progress) -> None:  # as the line is read
+        if self.answer.done():  # read after the answer, before its task forgot the token
+            LOG.debug("progress for no call in flight: %r", progress)
+            return
+        self.pending.append(progress)
+        if self.arrived is not None and not self.arrived.done():
+            self.arrived.set_result(None)
+
+    async def hand_over(self) -> None:
+        """Calls back with every report until the answer is in, and with those that came before it."""
+        answer = self.answer
+        loop = asyncio.get_running_loop()
+        while True:
+            while self.pending:
+                outcome = report(self.callback, self.pending.popleft())
+                if inspect.isawaitable(outcome):
+                    try:
+                        await outcome
+                    except Exception:
+                        LOG.exception("the progress callback failed")
+            if answer.done():
+                return
+            self.arrived = loop.create_future()
+            try:
+                await asyncio.wait({answer, self.arrived}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                self.arrived.cancel()
+                self.arrived = None
 
 
 class AsyncChangeFeed(Changes):
@@ -125,12 +169,17 @@ class AsyncSatchel(Connection):
 
     # Calls
 
-    async def call(self, method: str, params: Params = None, /, **named: Any) -> Any:
-        """Sends ``method`` and awaits its result; raises as ``Satchel.call`` does."""
-        return await self._request(method, merge_params(params, named), self.timeout)
+    async def call(
+        self, method: str, params: Params = None, /, *, progress: OnProgress | None = None, **named: Any
+    ) -> Any:
+        """Sends ``method`` and awaits its result; raises as ``Satchel.call`` does.
 
-    def _call(self, method: str, params: Any) -> Any:
-        return self._request(method, params, self.timeout)
+        ``progress``: called with each ``Progress`` the server reports, in the task awaiting this call; a
+        coroutine function is awaited (in order: the call returns once the last report is handled)."""
+        return await self._request(method, merge_params(params, named), self.timeout, progress)
+
+    def _call(self, method: str, params: Any, progress: OnProgress | None = None) -> Any:
+        return self._request(method, params, self.timeout, progress)
 
     async def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
         """Sends a notification (never answered)."""
@@ -164,11 +213,20 @@ class AsyncSatchel(Connection):
             raise refused
         return outcomes
 
-    async def _request(self, method: str, params: Any, timeout: float | None) -> Any:
+    async def _request(self, method: str, params: Any, timeout: float | None, progress: Any = None) -> Any:
         self._check_running()
         id = self._ledger.next_id()
-        line = encode(request(method, params, id))
-        (value,) = await self._exchange({id: asyncio.get_running_loop().create_future()}, line, timeout, method)
+        line, token, callback = outgoing(method, params, id, progress, coroutines=True)
+        answer = asyncio.get_running_loop().create_future()
+        if token is None:
+            (value,) = await self._exchange({id: answer}, line, timeout, method)
+            return unwrap(value)
+        reports = _Reports(callback, answer)
+        self._progress[token] = reports.report
+        try:
+            (value,) = await self._exchange({id: answer}, line, timeout, method, reports)
+        finally:
+            del self._progress[token]
         return unwrap(value)
 
     def _check_running(self) -> None:
@@ -200,7 +258,12 @@ class AsyncSatchel(Connection):
         self._stdin.write(data)
 
     async def _exchange(
-        self, futures: dict[int, asyncio.Future[Any]], line: bytes, timeout: float | None, what: str
+        self,
+        futures: dict[int, asyncio.Future[Any]],
+        line: bytes,
+        timeout: float | None,
+        what: str,
+        reports: _Reports | None = None,
     ) -> list[Any]:
         """Sends one line of requests and awaits every answer; past ``timeout`` the waiters are forgotten
         (a late answer is dropped) and ``TimeoutError`` is raised."""
@@ -210,6 +273,8 @@ class AsyncSatchel(Connection):
             self._watch(key, timeout, futures)
         try:
             self._send(line)
+            if reports is not None:
+                await reports.hand_over()
             values = [await future for future in futures.values()]
         finally:
             self._deadlines.pop(key, None)

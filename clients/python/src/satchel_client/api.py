@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from ._namespace import UNSET, Namespace, Unset, named
+from ._protocol import OnProgress
 
 #: Every method of the protocol, with its summary.
 METHODS: dict[str, str] = {
@@ -74,12 +75,15 @@ class Server(Namespace):
 
     _prefix = 'server'
 
-    def info(self) -> Any:
+    def info(self, *, progress: OnProgress | None = None) -> Any:
         """Version, database, schema version, edition and counts.
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `server.info`; answers its result or raises its error.
         """
-        return self._call('server.info', None)
+        return self._call('server.info', None, progress)
 
 
 class Notes(Namespace):
@@ -95,6 +99,7 @@ class Notes(Namespace):
         color: dict[str, Any] | Unset = UNSET,
         deadline: str | None | Unset = UNSET,
         atIndex: int | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Creates a note, at the end of the list or at `atIndex`.
 
@@ -104,6 +109,7 @@ class Notes(Namespace):
             color: HSB colour; white by default.
             deadline: When the note is due.
             atIndex: 0-based position to insert at (default: the end).
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `notes.create`; answers its result or raises its error.
         """
@@ -116,28 +122,37 @@ class Notes(Namespace):
             deadline=deadline,
             atIndex=atIndex,
             ),
+            progress,
         )
 
-    def get(self, *, id: str) -> Any:
+    def get(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """One note.
 
         Args:
             id: The note's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `notes.get`; answers its result or raises its error.
         """
-        return self._call('notes.get', named(id=id))
+        return self._call('notes.get', named(id=id), progress)
 
-    def list(self, *, limit: int | Unset = UNSET, cursor: str | Unset = UNSET) -> Any:
+    def list(
+        self,
+        *,
+        limit: int | Unset = UNSET,
+        cursor: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Notes in the user's order, a page at a time.
 
         Args:
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `notes.list`; answers its result or raises its error.
         """
-        return self._call('notes.list', named(limit=limit, cursor=cursor))
+        return self._call('notes.list', named(limit=limit, cursor=cursor), progress)
 
     def update(
         self,
@@ -148,6 +163,7 @@ class Notes(Namespace):
         color: dict[str, Any] | Unset = UNSET,
         deadline: str | None | Unset = UNSET,
         ifRevision: int | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Changes the given fields of a note; `deadline: null` clears it.
 
@@ -158,6 +174,7 @@ class Notes(Namespace):
             color: The new HSB colour.
             deadline: The new deadline, or null to clear it.
             ifRevision: Change only if the note is still at this revision.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `notes.update`; answers its result or raises its error.
         """
@@ -171,28 +188,31 @@ class Notes(Namespace):
             deadline=deadline,
             ifRevision=ifRevision,
             ),
+            progress,
         )
 
-    def delete(self, *, id: str) -> Any:
+    def delete(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Deletes a note.
 
         Args:
             id: The note's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `notes.delete`; answers its result or raises its error.
         """
-        return self._call('notes.delete', named(id=id))
+        return self._call('notes.delete', named(id=id), progress)
 
-    def move(self, *, id: str, toIndex: int) -> Any:
+    def move(self, *, id: str, toIndex: int, progress: OnProgress | None = None) -> Any:
         """Moves a note to a 0-based position in the whole list.
 
         Args:
             id: The note's id.
             toIndex: The new 0-based position.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `notes.move`; answers its result or raises its error.
         """
-        return self._call('notes.move', named(id=id, toIndex=toIndex))
+        return self._call('notes.move', named(id=id, toIndex=toIndex), progress)
 
 
 class Photos(Namespace):
@@ -200,38 +220,53 @@ class Photos(Namespace):
 
     _prefix = 'photos'
 
-    def add(self, *, image: dict[str, Any], caption: str | None | Unset = UNSET) -> Any:
+    def add(
+        self,
+        *,
+        image: dict[str, Any],
+        caption: str | None | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Adds a photo note at the end of the photo list.
 
         Args:
             image: The photo: base64 data, a local path or an image id. (an image: {data: base64,
                 mimeType?}, {path: absolute path} or {imageId})
             caption: A caption of at most 1000 characters.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `photos.add`; answers its result or raises its error.
         """
-        return self._call('photos.add', named(image=image, caption=caption))
+        return self._call('photos.add', named(image=image, caption=caption), progress)
 
-    def get(self, *, id: str) -> Any:
+    def get(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """One photo note.
 
         Args:
             id: The photo note's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `photos.get`; answers its result or raises its error.
         """
-        return self._call('photos.get', named(id=id))
+        return self._call('photos.get', named(id=id), progress)
 
-    def list(self, *, limit: int | Unset = UNSET, cursor: str | Unset = UNSET) -> Any:
+    def list(
+        self,
+        *,
+        limit: int | Unset = UNSET,
+        cursor: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Photo notes in the user's order, a page at a time.
 
         Args:
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `photos.list`; answers its result or raises its error.
         """
-        return self._call('photos.list', named(limit=limit, cursor=cursor))
+        return self._call('photos.list', named(limit=limit, cursor=cursor), progress)
 
     def update(
         self,
@@ -239,6 +274,7 @@ class Photos(Namespace):
         id: str,
         caption: str | None | Unset = UNSET,
         ifRevision: int | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Sets the caption (null clears it).
 
@@ -246,31 +282,34 @@ class Photos(Namespace):
             id: The photo note's id.
             caption: The new caption, or null.
             ifRevision: Change only if still at this revision.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `photos.update`; answers its result or raises its error.
         """
-        return self._call('photos.update', named(id=id, caption=caption, ifRevision=ifRevision))
+        return self._call('photos.update', named(id=id, caption=caption, ifRevision=ifRevision), progress)
 
-    def delete(self, *, id: str) -> Any:
+    def delete(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Deletes a photo note (its image too, when nothing else uses it).
 
         Args:
             id: The photo note's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `photos.delete`; answers its result or raises its error.
         """
-        return self._call('photos.delete', named(id=id))
+        return self._call('photos.delete', named(id=id), progress)
 
-    def move(self, *, id: str, toIndex: int) -> Any:
+    def move(self, *, id: str, toIndex: int, progress: OnProgress | None = None) -> Any:
         """Moves a photo note to a 0-based position in the photo list.
 
         Args:
             id: The photo note's id.
             toIndex: The new 0-based position.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `photos.move`; answers its result or raises its error.
         """
-        return self._call('photos.move', named(id=id, toIndex=toIndex))
+        return self._call('photos.move', named(id=id, toIndex=toIndex), progress)
 
 
 class Images(Namespace):
@@ -278,15 +317,16 @@ class Images(Namespace):
 
     _prefix = 'images'
 
-    def get(self, *, id: str) -> Any:
+    def get(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """A stored image with its bytes in base64.
 
         Args:
             id: The image's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `images.get`; answers its result or raises its error.
         """
-        return self._call('images.get', named(id=id))
+        return self._call('images.get', named(id=id), progress)
 
 
 class Reminders(Namespace):
@@ -294,26 +334,34 @@ class Reminders(Namespace):
 
     _prefix = 'reminders'
 
-    def list(self, *, limit: int | Unset = UNSET, cursor: str | Unset = UNSET) -> Any:
+    def list(
+        self,
+        *,
+        limit: int | Unset = UNSET,
+        cursor: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Reminders in the user's order; `editingId` is this connection's.
 
         Args:
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.list`; answers its result or raises its error.
         """
-        return self._call('reminders.list', named(limit=limit, cursor=cursor))
+        return self._call('reminders.list', named(limit=limit, cursor=cursor), progress)
 
-    def get(self, *, id: str) -> Any:
+    def get(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """One reminder.
 
         Args:
             id: The reminder's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.get`; answers its result or raises its error.
         """
-        return self._call('reminders.get', named(id=id))
+        return self._call('reminders.get', named(id=id), progress)
 
     def add(
         self,
@@ -321,6 +369,7 @@ class Reminders(Namespace):
         title: str | Unset = UNSET,
         memo: str | None | Unset = UNSET,
         afterId: str | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or
         after `afterId`, and edits it.
@@ -329,27 +378,32 @@ class Reminders(Namespace):
             title: The title (default empty).
             memo: The memo.
             afterId: Insert right after this reminder (default: at the end).
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.add`; answers its result or raises its error.
         """
-        return self._call('reminders.add', named(title=title, memo=memo, afterId=afterId))
+        return self._call('reminders.add', named(title=title, memo=memo, afterId=afterId), progress)
 
-    def beginEditing(self, *, id: str) -> Any:
+    def beginEditing(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Puts the cursor in a reminder; the previous editing ends (with cleanup).
 
         Args:
             id: The reminder's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.beginEditing`; answers its result or raises its error.
         """
-        return self._call('reminders.beginEditing', named(id=id))
+        return self._call('reminders.beginEditing', named(id=id), progress)
 
-    def endEditing(self) -> Any:
+    def endEditing(self, *, progress: OnProgress | None = None) -> Any:
         """The keyboard is dismissed: editing ends; a blank reminder is removed.
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.endEditing`; answers its result or raises its error.
         """
-        return self._call('reminders.endEditing', None)
+        return self._call('reminders.endEditing', None, progress)
 
     def update(
         self,
@@ -358,6 +412,7 @@ class Reminders(Namespace):
         title: str | Unset = UNSET,
         memo: str | None | Unset = UNSET,
         ifRevision: int | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Changes title and/or memo (`memo: null` clears it); a blank title only while editing it.
 
@@ -366,63 +421,78 @@ class Reminders(Namespace):
             title: The new title.
             memo: The new memo, or null.
             ifRevision: Change only if still at this revision.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.update`; answers its result or raises its error.
         """
-        return self._call('reminders.update', named(id=id, title=title, memo=memo, ifRevision=ifRevision))
+        return self._call(
+            'reminders.update',
+            named(
+            id=id,
+            title=title,
+            memo=memo,
+            ifRevision=ifRevision,
+            ),
+            progress,
+        )
 
-    def submit(self, *, id: str) -> Any:
+    def submit(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Return in the title field: a new blank reminder right after it (editing moves there), or, for a
         blank title, its removal.
 
         Args:
             id: The reminder's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.submit`; answers its result or raises its error.
         """
-        return self._call('reminders.submit', named(id=id))
+        return self._call('reminders.submit', named(id=id), progress)
 
-    def setCompleted(self, *, id: str, completed: bool) -> Any:
+    def setCompleted(self, *, id: str, completed: bool, progress: OnProgress | None = None) -> Any:
         """Marks a reminder done or not done.
 
         Args:
             id: The reminder's id.
             completed: Done or not.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.setCompleted`; answers its result or raises its error.
         """
-        return self._call('reminders.setCompleted', named(id=id, completed=completed))
+        return self._call('reminders.setCompleted', named(id=id, completed=completed), progress)
 
-    def toggle(self, *, id: str) -> Any:
+    def toggle(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Flips a reminder's completion.
 
         Args:
             id: The reminder's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.toggle`; answers its result or raises its error.
         """
-        return self._call('reminders.toggle', named(id=id))
+        return self._call('reminders.toggle', named(id=id), progress)
 
-    def delete(self, *, id: str) -> Any:
+    def delete(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Deletes a reminder (swipe).
 
         Args:
             id: The reminder's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.delete`; answers its result or raises its error.
         """
-        return self._call('reminders.delete', named(id=id))
+        return self._call('reminders.delete', named(id=id), progress)
 
-    def move(self, *, id: str, toIndex: int) -> Any:
+    def move(self, *, id: str, toIndex: int, progress: OnProgress | None = None) -> Any:
         """Moves a reminder to a 0-based position in the whole list.
 
         Args:
             id: The reminder's id.
             toIndex: The new 0-based position.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `reminders.move`; answers its result or raises its error.
         """
-        return self._call('reminders.move', named(id=id, toIndex=toIndex))
+        return self._call('reminders.move', named(id=id, toIndex=toIndex), progress)
 
 
 class Diary(Namespace):
@@ -435,26 +505,29 @@ class Diary(Namespace):
         *,
         text: str | None | Unset = UNSET,
         images: builtins.list[dict[str, Any]] | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Creates a post dated now: text of any length and/or up to 4 photos.
 
         Args:
             text: The text.
             images: Up to 4 photos: base64 data, local paths or image ids.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `diary.create`; answers its result or raises its error.
         """
-        return self._call('diary.create', named(text=text, images=images))
+        return self._call('diary.create', named(text=text, images=images), progress)
 
-    def get(self, *, id: str) -> Any:
+    def get(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """A post with all its photos and the detail layout.
 
         Args:
             id: The post's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `diary.get`; answers its result or raises its error.
         """
-        return self._call('diary.get', named(id=id))
+        return self._call('diary.get', named(id=id), progress)
 
     def update(
         self,
@@ -463,6 +536,7 @@ class Diary(Namespace):
         text: str | None | Unset = UNSET,
         images: builtins.list[dict[str, Any]] | Unset = UNSET,
         ifRevision: int | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Changes the text (null removes it) and/or replaces the photos.
 
@@ -471,31 +545,49 @@ class Diary(Namespace):
             text: The new text, or null.
             images: The new photos (replacing all of them).
             ifRevision: Change only if still at this revision.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `diary.update`; answers its result or raises its error.
         """
-        return self._call('diary.update', named(id=id, text=text, images=images, ifRevision=ifRevision))
+        return self._call(
+            'diary.update',
+            named(
+            id=id,
+            text=text,
+            images=images,
+            ifRevision=ifRevision,
+            ),
+            progress,
+        )
 
-    def delete(self, *, id: str) -> Any:
+    def delete(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Deletes a post (its photos too, when nothing else uses them).
 
         Args:
             id: The post's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `diary.delete`; answers its result or raises its error.
         """
-        return self._call('diary.delete', named(id=id))
+        return self._call('diary.delete', named(id=id), progress)
 
-    def list(self, *, limit: int | Unset = UNSET, cursor: str | Unset = UNSET) -> Any:
+    def list(
+        self,
+        *,
+        limit: int | Unset = UNSET,
+        cursor: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Post previews, newest first: date, excerpt, the first two photos' metadata.
 
         Args:
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `diary.list`; answers its result or raises its error.
         """
-        return self._call('diary.list', named(limit=limit, cursor=cursor))
+        return self._call('diary.list', named(limit=limit, cursor=cursor), progress)
 
 
 class Messages(Namespace):
@@ -503,56 +595,67 @@ class Messages(Namespace):
 
     _prefix = 'messages'
 
-    def list(self, *, limit: int | Unset = UNSET, cursor: str | Unset = UNSET) -> Any:
+    def list(
+        self,
+        *,
+        limit: int | Unset = UNSET,
+        cursor: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Stored messages, newest first (index 0 is the bottom of the chat).
 
         Args:
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `messages.list`; answers its result or raises its error.
         """
-        return self._call('messages.list', named(limit=limit, cursor=cursor))
+        return self._call('messages.list', named(limit=limit, cursor=cursor), progress)
 
-    def loadMore(self, *, limit: int | Unset = UNSET) -> Any:
+    def loadMore(self, *, limit: int | Unset = UNSET, progress: OnProgress | None = None) -> Any:
         """The user scrolled to the top: fetches, stores and returns the next older batch from the feed.
 
         Args:
             limit: How many to ask for (default 20).
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `messages.loadMore`; answers its result or raises its error.
         """
-        return self._call('messages.loadMore', named(limit=limit))
+        return self._call('messages.loadMore', named(limit=limit), progress)
 
-    def send(self, *, text: str) -> Any:
+    def send(self, *, text: str, progress: OnProgress | None = None) -> Any:
         """Stores a message from the local user as the newest one.
 
         Args:
             text: The text: not blank, at most 10,000 characters.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `messages.send`; answers its result or raises its error.
         """
-        return self._call('messages.send', named(text=text))
+        return self._call('messages.send', named(text=text), progress)
 
-    def get(self, *, id: str) -> Any:
+    def get(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """One message.
 
         Args:
             id: The message's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `messages.get`; answers its result or raises its error.
         """
-        return self._call('messages.get', named(id=id))
+        return self._call('messages.get', named(id=id), progress)
 
-    def delete(self, *, id: str) -> Any:
+    def delete(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Deletes a message.
 
         Args:
             id: The message's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `messages.delete`; answers its result or raises its error.
         """
-        return self._call('messages.delete', named(id=id))
+        return self._call('messages.delete', named(id=id), progress)
 
 
 class Board(Namespace):
@@ -560,38 +663,48 @@ class Board(Namespace):
 
     _prefix = 'board'
 
-    def create(self, *, title: str) -> Any:
+    def create(self, *, title: str, progress: OnProgress | None = None) -> Any:
         """Creates a post (title 1...255 characters; spaces alone are fine).
 
         Args:
             title: The title.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `board.create`; answers its result or raises its error.
         """
-        return self._call('board.create', named(title=title))
+        return self._call('board.create', named(title=title), progress)
 
-    def get(self, *, id: str, voter: str | Unset = UNSET) -> Any:
+    def get(self, *, id: str, voter: str | Unset = UNSET, progress: OnProgress | None = None) -> Any:
         """One post.
 
         Args:
             id: The post's id.
             voter: Who is voting or asking; gives one vote per voter and `myVote`.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `board.get`; answers its result or raises its error.
         """
-        return self._call('board.get', named(id=id, voter=voter))
+        return self._call('board.get', named(id=id, voter=voter), progress)
 
-    def delete(self, *, id: str) -> Any:
+    def delete(self, *, id: str, progress: OnProgress | None = None) -> Any:
         """Deletes a post.
 
         Args:
             id: The post's id.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `board.delete`; answers its result or raises its error.
         """
-        return self._call('board.delete', named(id=id))
+        return self._call('board.delete', named(id=id), progress)
 
-    def vote(self, *, id: str, direction: str, voter: str | Unset = UNSET) -> Any:
+    def vote(
+        self,
+        *,
+        id: str,
+        direction: str,
+        voter: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear:
         withdraw).
 
@@ -599,10 +712,11 @@ class Board(Namespace):
             id: The post's id.
             direction: up, down or clear. (one of up, down, clear)
             voter: Who is voting or asking; gives one vote per voter and `myVote`.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `board.vote`; answers its result or raises its error.
         """
-        return self._call('board.vote', named(id=id, direction=direction, voter=voter))
+        return self._call('board.vote', named(id=id, direction=direction, voter=voter), progress)
 
     def list(
         self,
@@ -611,6 +725,7 @@ class Board(Namespace):
         limit: int | Unset = UNSET,
         cursor: str | Unset = UNSET,
         voter: str | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Posts by votes (default: votes desc, then title), title, new, hot or best, in consistent pages.
 
@@ -619,10 +734,11 @@ class Board(Namespace):
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
             voter: Who is voting or asking; gives one vote per voter and `myVote`.
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `board.list`; answers its result or raises its error.
         """
-        return self._call('board.list', named(sort=sort, limit=limit, cursor=cursor, voter=voter))
+        return self._call('board.list', named(sort=sort, limit=limit, cursor=cursor, voter=voter), progress)
 
 
 class Changes(Namespace):
@@ -630,34 +746,50 @@ class Changes(Namespace):
 
     _prefix = 'changes'
 
-    def since(self, *, cursor: str | Unset = UNSET, limit: int | Unset = UNSET) -> Any:
+    def since(
+        self,
+        *,
+        cursor: str | Unset = UNSET,
+        limit: int | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.
 
         Args:
             cursor: Where the last call (or changes.subscribe) left off.
             limit: At most this many events (default 100).
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `changes.since`; answers its result or raises its error.
         """
-        return self._call('changes.since', named(cursor=cursor, limit=limit))
+        return self._call('changes.since', named(cursor=cursor, limit=limit), progress)
 
-    def subscribe(self, *, domains: builtins.list[str] | Unset = UNSET) -> Any:
+    def subscribe(
+        self,
+        *,
+        domains: builtins.list[str] | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """From now on, a `changed` notification for every committed change (this process's and others').
 
         Args:
             domains: Only these apps (default: all). (one of notes, photos, images, diary, reminders,
                 messages, board)
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `changes.subscribe`; answers its result or raises its error.
         """
-        return self._call('changes.subscribe', named(domains=domains))
+        return self._call('changes.subscribe', named(domains=domains), progress)
 
-    def unsubscribe(self) -> Any:
+    def unsubscribe(self, *, progress: OnProgress | None = None) -> Any:
         """Stops the `changed` notifications.
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `changes.unsubscribe`; answers its result or raises its error.
         """
-        return self._call('changes.unsubscribe', None)
+        return self._call('changes.unsubscribe', None, progress)
 
 
 class Rpc(Namespace):
@@ -665,18 +797,21 @@ class Rpc(Namespace):
 
     _prefix = 'rpc'
 
-    def discover(self) -> Any:
+    def discover(self, *, progress: OnProgress | None = None) -> Any:
         """The OpenRPC document of every method, with JSON Schemas of params and results.
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `rpc.discover`; answers its result or raises its error.
         """
-        return self._call('rpc.discover', None)
+        return self._call('rpc.discover', None, progress)
 
 
 class Methods:
     """The namespaces and top-level methods of a connection; both clients inherit them."""
 
-    def _call(self, method: str, params: Any) -> Any:
+    def _call(self, method: str, params: Any, progress: OnProgress | None = None) -> Any:
         raise NotImplementedError
 
     @cached_property
@@ -727,6 +862,7 @@ class Methods:
         clientInfo: dict[str, Any] | Unset = UNSET,
         protocolVersion: str | Unset = UNSET,
         capabilities: dict[str, Any] | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Starts a session: sets its language and time zone and tells what the server is.
 
@@ -736,6 +872,7 @@ class Methods:
             clientInfo: Who the client is ({name, version}).
             protocolVersion: Protocol version the client speaks (MCP).
             capabilities: What the client supports (MCP).
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `initialize`; answers its result or raises its error.
         """
@@ -748,26 +885,31 @@ class Methods:
             protocolVersion=protocolVersion,
             capabilities=capabilities,
             ),
+            progress,
         )
 
-    def ping(self) -> Any:
+    def ping(self, *, progress: OnProgress | None = None) -> Any:
         """Answers an empty object: the server is alive.
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `ping`; answers its result or raises its error.
         """
-        return self._call('ping', None)
+        return self._call('ping', None, progress)
 
-    def export(self, *, path: str | Unset = UNSET) -> Any:
+    def export(self, *, path: str | Unset = UNSET, progress: OnProgress | None = None) -> Any:
         """Everything as one self-describing JSON document (format, version, every app, images as base64); with
         `path`, streamed into that file.
 
         Args:
             path: Write the document into this file (in an existing folder; replaced only when it is a
                 regular file) and answer {path, bytes, counts}. (an absolute path)
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `export`; answers its result or raises its error.
         """
-        return self._call('export', named(path=path))
+        return self._call('export', named(path=path), progress)
 
     def import_(
         self,
@@ -775,6 +917,7 @@ class Methods:
         document: dict[str, Any] | Unset = UNSET,
         path: str | Unset = UNSET,
         mode: str,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Imports an export, from `document` or from the file at `path`: `replace` makes the database the
         document; `merge` adds what is not there yet.
@@ -784,10 +927,11 @@ class Methods:
             path: Or the file an `export {path}` wrote (a regular file), read in pieces. (an absolute
                 path)
             mode: merge or replace. (one of merge, replace)
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `import`; answers its result or raises its error.
         """
-        return self._call('import', named(document=document, path=path, mode=mode))
+        return self._call('import', named(document=document, path=path, mode=mode), progress)
 
     def search(
         self,
@@ -795,6 +939,7 @@ class Methods:
         query: str,
         domains: builtins.list[str] | Unset = UNSET,
         limit: int | Unset = UNSET,
+        progress: OnProgress | None = None,
     ) -> Any:
         """Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of
         words, any language).
@@ -804,10 +949,11 @@ class Methods:
             domains: Only these apps (default: all). (one of notes, photos, diary, reminders, messages,
                 board)
             limit: At most this many hits (default 20).
+            progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `search`; answers its result or raises its error.
         """
-        return self._call('search', named(query=query, domains=domains, limit=limit))
+        return self._call('search', named(query=query, domains=domains, limit=limit), progress)
 
 
 #: Every method as it is reached from Python (`s.notes.create`, `s.ping`, `s.import_`).

@@ -13,11 +13,13 @@ from typing import Any
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
-from ._protocol import Change, Incoming, Params, encode, merge_params, refused_as_a_whole, request, unwrap
+from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
+from ._protocol import refused_as_a_whole, request, unwrap
 from .api import Changes
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # put on the change queue when the server has ended
+_ANSWERED = object()  # the last item on a reporting waiter's queue
 
 
 class _Waiter:
@@ -30,6 +32,44 @@ class _Waiter:
     def set(self, value: Any) -> None:
         self.value = value
         self.event.set()
+
+    def wait(self, timeout: float | None) -> bool:
+        return self.event.wait(timeout)
+
+
+class _Reporting(_Waiter):
+    """The waiter of a call made with ``progress=``: the reader queues the call's progress reports, and the
+    waiting thread hands them to the callback as it waits, so the callback runs on the caller's thread, in
+    order, and the last one has returned before the call does."""
+
+    __slots__ = ("callback", "reports")
+
+    def __init__(self, callback: OnProgress) -> None:
+        super().__init__()
+        self.callback = callback
+        self.reports: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def report(self, progress: Progress) -> None:  # on the reader thread
+        if self.event.is_set():  # read after the answer, before the caller forgot the token
+            LOG.debug("progress for no call in flight: %r", progress)
+            return
+        self.reports.put(progress)
+
+    def set(self, value: Any) -> None:
+        super().set(value)
+        self.reports.put(_ANSWERED)
+
+    def wait(self, timeout: float | None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                item = self.reports.get(timeout=left)
+            except queue.Empty:
+                return self.event.is_set()
+            if item is _ANSWERED:
+                return True
+            report(self.callback, item)
 
 
 class _Outbox:
@@ -176,17 +216,23 @@ class Satchel(Connection):
 
     # Calls
 
-    def call(self, method: str, params: Params = None, /, **named: Any) -> Any:
+    def call(
+        self, method: str, params: Params = None, /, *, progress: OnProgress | None = None, **named: Any
+    ) -> Any:
         """Sends ``method`` with ``params`` (a mapping or a sequence) or keyword arguments; returns its result.
+
+        ``progress``: a callable given each ``Progress`` the server reports about this call (the request
+        carries ``_meta.progressToken``); it runs on this thread while the call waits, and what it raises
+        is logged. A parameter of the method that is itself called ``progress`` goes in ``params``.
 
         Raises the ``SatchelError`` subclass of an error answer, ``TimeoutError`` past ``self.timeout`` (the
         connection stays usable), ``ServerExited`` when the server is gone, ``TypeError`` for params that
         JSON cannot carry (nothing is sent then).
         """
-        return self._request(method, merge_params(params, named), self.timeout)
+        return self._request(method, merge_params(params, named), self.timeout, progress)
 
-    def _call(self, method: str, params: Any) -> Any:
-        return self._request(method, params, self.timeout)
+    def _call(self, method: str, params: Any, progress: OnProgress | None = None) -> Any:
+        return self._request(method, params, self.timeout, progress)
 
     def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
         """Sends a notification: a request without an id, which the server never answers."""
@@ -223,17 +269,24 @@ class Satchel(Connection):
             raise refused
         return outcomes
 
-    def _request(self, method: str, params: Any, timeout: float | None) -> Any:
+    def _request(self, method: str, params: Any, timeout: float | None, progress: Any = None) -> Any:
         self._check_thread()
         with self._lock:
             if self._gone:
                 raise self.exited()
             id = self._ledger.next_id()
-            line = encode(request(method, params, id))
-            waiter = _Waiter()
+            line, token, callback = outgoing(method, params, id, progress, coroutines=False)
+            waiter = _Waiter() if callback is None else _Reporting(callback)
+            if token is not None:
+                self._progress[token] = waiter.report
             self._ledger.sent({id: waiter})
             self._outbox.write(line)
-        return unwrap(self._wait({id: waiter}, timeout, method)[0])
+        try:
+            return unwrap(self._wait({id: waiter}, timeout, method)[0])
+        finally:
+            if token is not None:
+                with self._lock:
+                    del self._progress[token]
 
     def _check_thread(self) -> None:
         if threading.current_thread() is self._reader:
@@ -247,7 +300,7 @@ class Satchel(Connection):
         deadline = None if timeout is None else time.monotonic() + timeout
         for waiter in waiters.values():
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not waiter.event.wait(left):
+            if not waiter.wait(left):
                 break
         else:
             return self._values(waiters)

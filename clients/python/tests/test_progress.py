@@ -1,0 +1,225 @@
+"""Progress: ``progress=`` on ``call`` and on every generated method, for export and import through a file,
+in both clients; where the callback runs, what it may raise, and what is sent without it."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import stat
+import threading
+
+import pytest
+
+from satchel_client import AsyncSatchel, Progress, Satchel, ValidationFailed
+
+NOTES = 3000  # enough for an import to take several reports (at most about ten a second)
+
+
+def fill(s: Satchel, count: int = NOTES) -> None:
+    for start in range(0, count, 1000):
+        s.batch([("notes.create", {"title": f"note {i}", "content": "x" * 100})
+                 for i in range(start, min(count, start + 1000))])
+
+
+def assert_reports(reports: list[Progress], total: int) -> None:
+    assert reports, "no progress was reported"
+    numbers = [report.progress for report in reports]
+    assert numbers == sorted(set(numbers)), numbers  # strictly increasing
+    assert all(report.total == total for report in reports)
+    assert reports[-1].progress == total and reports[-1].fraction == 1.0
+
+
+@pytest.fixture
+def exported(tmp_path):
+    """A database of ``NOTES`` notes exported to a file: the file's path."""
+    path = tmp_path / "export.json"
+    with Satchel(db=tmp_path / "source.sqlite") as s:
+        fill(s)
+        s.export(path=str(path))
+    return path
+
+
+def test_export_to_a_file_reports_progress_on_the_calling_thread(tmp_path):
+    path = tmp_path / "everything.json"
+    reports, threads = [], set()
+
+    def progress(report: Progress) -> None:
+        reports.append(report)
+        threads.add(threading.current_thread())
+
+    with Satchel(db=tmp_path / "db.sqlite") as s:
+        fill(s)
+        result = s.export(path=str(path), progress=progress)
+    assert result["path"] == str(path) and result["bytes"] == path.stat().st_size
+    assert result["counts"]["notes"] == NOTES
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert len(json.loads(path.read_text())["notes"]) == NOTES
+    assert_reports(reports, NOTES)
+    assert threads == {threading.current_thread()}
+
+
+def test_import_from_that_file_reports_progress(exported, tmp_path):
+    reports = []
+    with Satchel(db=tmp_path / "empty.sqlite") as s:
+        assert s.import_(path=str(exported), mode="merge", progress=reports.append) == {"imported": {"notes": NOTES}}
+        assert s.server.info()["counts"]["notes"] == NOTES
+        assert s.call("import", {"path": str(exported), "mode": "merge"}) == {"imported": {}}  # all there already
+    assert_reports(reports, NOTES)
+    assert len(reports) >= 3
+
+
+def test_a_bad_path_is_refused_and_changes_nothing(exported, tmp_path):
+    with Satchel(memory=True) as s:
+        for path in ("relative.json", str(tmp_path / "missing.json"), str(tmp_path)):
+            with pytest.raises(ValidationFailed) as refused:
+                s.import_(path=path, mode="replace", progress=lambda report: None)
+            assert (refused.value.reason, refused.value.data["field"]) == ("invalidPath", "path")
+        (tmp_path / "broken.json").write_text('{"format": "satchel", "notes": [')
+        with pytest.raises(ValidationFailed):
+            s.import_(path=str(tmp_path / "broken.json"), mode="replace")
+        assert s.server.info()["counts"]["notes"] == 0
+
+
+def test_a_callback_that_raises_is_logged_and_the_call_goes_on(tmp_path, caplog):
+    calls = []
+
+    def broken(report: Progress) -> None:
+        calls.append(report)
+        raise RuntimeError("the progress bar fell over")
+
+    path = tmp_path / "out.json"
+    with Satchel(db=tmp_path / "db.sqlite") as s, caplog.at_level(logging.ERROR, "satchel.client"):
+        fill(s, 500)
+        assert s.export(path=str(path), progress=broken)["counts"]["notes"] == 500
+        assert s.ping() == {}  # the connection is fine
+    assert calls and calls[-1].progress == 500
+    assert "the progress bar fell over" in caplog.text
+
+
+def test_a_callback_may_call_the_server_itself(tmp_path):
+    seen = []
+    with Satchel(db=tmp_path / "db.sqlite") as s:
+        fill(s, 100)
+        s.export(path=str(tmp_path / "out.json"), progress=lambda report: seen.append(s.ping()))
+    assert seen and all(answer == {} for answer in seen)
+
+
+ECHO = """
+    for line in sys.stdin:
+        request = json.loads(line)
+        token = (request.get('params') or {}).get('_meta', {}).get('progressToken')
+        if token is not None:
+            for n in (1, 2):
+                send({'jsonrpc': '2.0', 'method': 'notifications/progress',
+                      'params': {'progressToken': token, 'progress': n, 'total': 2, 'message': 'step %d' % n}})
+            send({'jsonrpc': '2.0', 'method': 'notifications/progress',
+                  'params': {'progressToken': 'satchel-client-999', 'progress': 1}})
+            send({'jsonrpc': '2.0', 'method': 'notifications/progress',
+                  'params': {'progressToken': 'someone-else', 'progress': 1}})
+        if 'id' in request:
+            answer(request, request.get('params'))
+        if token is not None:  # too late: the call has its answer
+            send({'jsonrpc': '2.0', 'method': 'notifications/progress',
+                  'params': {'progressToken': token, 'progress': 3, 'total': 2}})
+"""
+
+
+def test_only_a_call_with_progress_carries_a_token_and_gets_its_own_reports(stand_in, caplog):
+    others, reports = [], []
+    with Satchel(stand_in(ECHO), on_notification=lambda m, p: others.append(p)) as s, \
+            caplog.at_level(logging.DEBUG, "satchel.client"):
+        assert s.call("anything", {"a": 1}) == {"a": 1}
+        assert s.notes.create(title="x") == {"title": "x"}
+        assert s.server.info() is None  # no params at all
+        sent = s.call("anything", {"a": 1, "_meta": {"trace": "t1"}}, progress=reports.append)
+        assert sent["a"] == 1 and sent["_meta"]["trace"] == "t1"
+        token = sent["_meta"]["progressToken"]
+        assert isinstance(token, str) and token.startswith("satchel-client-")
+        assert s.export(path="/x", progress=reports.append)["_meta"]["progressToken"] != token  # one per call
+        s.ping()  # the late reports have been read by now
+    assert reports == [Progress(1, 2, "step 1"), Progress(2, 2, "step 2")] * 2
+    assert [p["progressToken"] for p in others] == ["someone-else"] * 2  # not ours: as before, to the handler
+    assert "progress for no call in flight" in caplog.text
+
+
+def test_progress_is_checked_before_anything_is_sent(satchel):
+    async def coroutine(report: Progress) -> None:
+        pass
+
+    with pytest.raises(TypeError, match="callable"):
+        satchel.export(progress="yes")
+    with pytest.raises(TypeError, match="AsyncSatchel"):
+        satchel.export(progress=coroutine)
+    with pytest.raises(TypeError, match="by name"):
+        satchel.call("notes.get", ["note_x"], progress=print)
+    with pytest.raises(TypeError, match="not both"):
+        satchel.call("export", {"_meta": {"progressToken": "mine"}}, progress=print)
+    assert satchel.ping() == {}
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 60))
+
+
+def test_async_export_and_import_report_progress_in_the_awaiting_task(exported, tmp_path):
+    async def main():
+        plain, awaited, tasks, finished = [], [], set(), []
+
+        async def slow(report: Progress) -> None:
+            tasks.add(asyncio.current_task())
+            await asyncio.sleep(0.01)
+            awaited.append(report)
+
+        async with AsyncSatchel(db=tmp_path / "db.sqlite") as s:
+            imported = await s.import_(path=str(exported), mode="replace", progress=slow)
+            finished.append(len(awaited))  # every report was handled before the call returned
+            assert imported == {"imported": {"notes": NOTES}}
+            out = tmp_path / "again.json"
+            result = await s.export(path=str(out), progress=plain.append)
+            assert result["counts"]["notes"] == NOTES and out.stat().st_size == result["bytes"]
+        assert tasks == {asyncio.current_task()}
+        assert finished == [len(awaited)]
+        return plain, awaited
+
+    plain, awaited = run(main())
+    assert_reports(awaited, NOTES)
+    assert_reports(plain, NOTES)
+
+
+def test_async_calls_in_flight_together_keep_their_reports_apart(tmp_path):
+    async def main():
+        async with AsyncSatchel(db=tmp_path / "db.sqlite") as s:
+            await s.batch([("notes.create", {"title": f"n{i}"}) for i in range(300)])
+            first, second = [], []
+            results = await asyncio.gather(
+                s.export(path=str(tmp_path / "1.json"), progress=first.append),
+                s.export(path=str(tmp_path / "2.json"), progress=second.append),
+            )
+            assert [r["counts"]["notes"] for r in results] == [300, 300]
+            return first, second
+
+    first, second = run(main())
+    assert_reports(first, 300)
+    assert_reports(second, 300)
+
+
+def test_async_a_callback_that_raises_is_logged(tmp_path, caplog):
+    def broken(report: Progress) -> None:
+        raise ValueError("plain")
+
+    async def broken_later(report: Progress) -> None:
+        await asyncio.sleep(0)
+        raise ValueError("awaited")
+
+    async def main():
+        async with AsyncSatchel(db=tmp_path / "db.sqlite") as s:
+            await s.notes.create(title="one")
+            for callback in (broken, broken_later):
+                assert (await s.call("export", {"path": str(tmp_path / "x.json")}, progress=callback))["bytes"] > 0
+            assert await s.ping() == {}
+
+    with caplog.at_level(logging.ERROR, "satchel.client"):
+        run(main())
+    assert "plain" in caplog.text and "awaited" in caplog.text
+    assert os.path.exists(tmp_path / "x.json")
