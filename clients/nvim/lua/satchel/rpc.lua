@@ -1,12 +1,14 @@
 -- The connection: one satchel per Neovim, spawned on first use, JSON-RPC 2.0 over its pipes, one message a
--- line. Answers are matched by id and handed to callbacks on the main loop; `changed` notifications go to
--- the listeners; a server that dies is reported and started again on the next request.
+-- line. Answers are matched by id and handed to callbacks on the main loop; progress reports go to the
+-- request that asked for them, other notifications (`changed`) to the listeners; a server that dies is
+-- reported and started again on the next request.
 local M = {}
 
 local state = {
   job = nil, -- the job id while a satchel runs
   next_id = 0,
   pending = {}, -- id -> callback(err, result)
+  progress = {}, -- progressToken -> handler(params), while its request waits for the answer
   partial = '', -- the start of a line whose end has not arrived yet
   stderr = {}, -- its last lines, for reports
   listeners = {},
@@ -53,6 +55,18 @@ local function dispatch(line)
   local ok, message = pcall(vim.json.decode, line)
   if not ok or type(message) ~= 'table' then
     return
+  end
+  if message.method == 'notifications/progress' and type(message.params) == 'table' then
+    local handler = state.progress[message.params.progressToken]
+    if handler ~= nil then
+      vim.schedule(function() -- in order with the answers, which are scheduled too
+        local called, err = pcall(handler, message.params)
+        if not called then
+          vim.notify('satchel: ' .. tostring(err), vim.log.levels.ERROR)
+        end
+      end)
+      return
+    end
   end
   if message.method ~= nil then
     for _, listener in ipairs(state.listeners) do
@@ -142,8 +156,10 @@ local function send(message)
 end
 
 --- Sends `method` with `params` (a table, or nil); `callback(err, result)` runs on the main loop with the
---- server's error object ({code, message, data}) or the result.
-function M.request(method, params, callback)
+--- server's error object ({code, message, data}) or the result. `options.progress(params)`: called on the main
+--- loop with each progress report ({progress, total?, message?}) before the answer (the request carries
+--- `_meta.progressToken`).
+function M.request(method, params, callback, options)
   local ok, why = M.start()
   if not ok then
     vim.schedule(function()
@@ -153,7 +169,16 @@ function M.request(method, params, callback)
   end
   state.next_id = state.next_id + 1
   local id = state.next_id
+  local token
+  if options and options.progress then
+    token = 'satchel.nvim-' .. id
+    params = vim.tbl_extend('force', params or {}, { _meta = { progressToken = token } })
+    state.progress[token] = options.progress
+  end
   state.pending[id] = function(err, result)
+    if token then
+      state.progress[token] = nil -- a report read after the answer has nobody to go to
+    end
     vim.schedule(function()
       callback(err, result)
     end)
