@@ -11,7 +11,7 @@ end, {
   complete = function(lead, line)
     return require('satchel').complete(lead, line)
   end,
-  desc = 'Satchel: notes, reminders, diary, messages, board, search',
+  desc = 'Satchel: notes, reminders, diary, messages, board, search, export, import',
 })
 
 local group = vim.api.nvim_create_augroup('satchel', { clear = true })

@@ -141,7 +141,8 @@ def test_help_has_tags_for_every_app(editor, tmp_path):
     editor.nvim.command(f"set rtp^={tmp_path}")
     editor.nvim.command(f"helptags {tmp_path / 'doc'}")
     for tag in ("satchel", "satchel.setup()", ":Satchel", "satchel-notes", "satchel-reminders", "satchel-diary",
-                "satchel-messages", "satchel-board", "satchel-search", "satchel-health"):
+                "satchel-messages", "satchel-board", "satchel-search", "satchel-health", "satchel-export",
+                "satchel-import", ":Satchel-export", ":Satchel-import"):
         editor.nvim.command(f"help {tag}")
         assert editor.nvim.eval("&filetype") == "help"
         editor.nvim.command("helpclose")
@@ -150,7 +151,8 @@ def test_help_has_tags_for_every_app(editor, tmp_path):
 def test_the_command_completes_apps_and_arguments_and_alone_offers_a_picker(editor):
     complete = lambda line: editor.nvim.call("getcompletion", line, "cmdline")
     assert complete("Satchel b") == ["board"]
-    assert complete("Satchel ") == ["notes", "note", "reminders", "diary", "messages", "board", "search"]
+    assert complete("Satchel ") == ["notes", "note", "reminders", "diary", "messages", "board", "search", "export",
+                                    "import"]
     assert complete("Satchel board h") == ["hot"]
     assert complete("Satchel note ") == ["new"]
     editor.keys(":Satchel<CR>")

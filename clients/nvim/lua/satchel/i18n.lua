@@ -15,6 +15,11 @@ local words = {
     theirs = 'Theirs',
     photos = '%d photo(s)',
     reminders_structure = 'Lines were added or removed by hand: add with o/O, delete with D (u undoes).',
+    exporting = 'Satchel: exporting… %s',
+    importing = 'Satchel: importing… %s',
+    exported = 'Satchel: exported %s items to %s',
+    imported = 'Satchel: imported %s items from %s',
+    replace_all = 'Replace everything in Satchel with %s?',
   },
   ru = {
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -29,6 +34,11 @@ local words = {
     theirs = 'Их вариант',
     photos = 'фото: %d',
     reminders_structure = 'Строки добавлены или удалены вручную: добавляйте o/O, удаляйте D (u отменит).',
+    exporting = 'Satchel: экспорт… %s',
+    importing = 'Satchel: импорт… %s',
+    exported = 'Satchel: экспортировано объектов: %s, в %s',
+    imported = 'Satchel: импортировано объектов: %s, из %s',
+    replace_all = 'Заменить всё в Satchel содержимым %s?',
   },
   ja = {
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',
@@ -43,10 +53,28 @@ local words = {
     theirs = '相手の版',
     photos = '写真 %d 枚',
     reminders_structure = '行が手で追加・削除されています。追加は o/O、削除は D（u で元に戻せます）。',
+    exporting = 'Satchel: エクスポート中… %s',
+    importing = 'Satchel: インポート中… %s',
+    exported = 'Satchel: %s 件をエクスポートしました（%s）',
+    imported = 'Satchel: %s 件をインポートしました（%s）',
+    replace_all = 'Satchel の内容をすべて %s で置き換えますか？',
   },
 }
 
 local current = 'en'
+
+local separators = { en = ',', ru = '\194\160', ja = ',' }
+
+--- A whole number with its thousands grouped as the language writes them: 1,234 (en, ja), 1 234 (ru).
+function M.number(n)
+  local digits = tostring(math.floor(n))
+  local grouped = ''
+  while #digits > 3 do
+    grouped = separators[current] .. digits:sub(-3) .. grouped
+    digits = digits:sub(1, -4)
+  end
+  return digits .. grouped
+end
 
 function M.set(language)
   current = words[language] and language or 'en'

@@ -5,7 +5,7 @@ local i18n = require('satchel.i18n')
 
 local M = {}
 
-M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search' }
+M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search', 'export', 'import' }
 
 local defaults = {
   cmd = nil, -- a list, as jobstart takes it: {'/path/to/satchel', '--free-limit', '10'}
@@ -39,15 +39,15 @@ function M.fail(err)
   vim.notify('Satchel: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
 end
 
---- `callback(result)` when the request succeeds; an error is reported.
-function M.call(method, params, callback)
+--- `callback(result)` when the request succeeds; an error is reported. `options` as `rpc.request` takes them.
+function M.call(method, params, callback, options)
   rpc.request(method, params, function(err, result)
     if err then
       M.fail(err)
     elseif callback then
       callback(result)
     end
-  end)
+  end, options)
 end
 
 --- Every page of a list method: `callback(items)` once the last page is in (`params` without a cursor).
@@ -102,11 +102,19 @@ local commands = {
   search = function(args)
     app('search').run(table.concat(args, ' '))
   end,
+  export = function(_, rest)
+    app('transfer').export(rest)
+  end,
+  import = function(_, rest)
+    app('transfer').import(rest)
+  end,
 }
 
---- `:Satchel {app} [args]`; without an app, a picker.
+--- `:Satchel {app} [args]`; without an app, a picker. An app is given its arguments as words and as the text
+--- after its name (a file name may hold spaces).
 function M.command(arguments)
-  local args = vim.split(vim.trim(arguments or ''), '%s+', { trimempty = true })
+  local text = vim.trim(arguments or '')
+  local args = vim.split(text, '%s+', { trimempty = true })
   local name = table.remove(args, 1)
   if name == nil then
     vim.ui.select({ 'notes', 'reminders', 'diary', 'messages', 'board' }, { prompt = i18n.t('pick') }, function(choice)
@@ -120,16 +128,22 @@ function M.command(arguments)
     vim.notify('Satchel: unknown app ' .. name .. ' (' .. table.concat(M.apps, ', ') .. ')', vim.log.levels.ERROR)
     return
   end
-  commands[name](args)
+  commands[name](args, vim.trim(text:sub(#name + 1)))
 end
 
---- Completion of `:Satchel`: the apps, then each app's arguments.
+--- Completion of `:Satchel`: the apps, then each app's arguments (export and import: a file, then for import
+--- the mode).
 function M.complete(lead, line)
   local words = vim.split(line, '%s+', { trimempty = true })
+  local position = line:match('%s$') and #words + 1 or #words -- the word being completed
   local candidates = M.apps
-  if #words >= 2 and (#words > 2 or line:match('%s$')) then
+  if position == 3 and (words[2] == 'export' or words[2] == 'import') then
+    return vim.fn.getcompletion(lead, 'file')
+  elseif position == 4 and words[2] == 'import' then
+    candidates = { 'merge', 'replace' }
+  elseif position >= 3 then
     local arguments = { board = { 'votes', 'title', 'new', 'hot', 'best' }, note = { 'new' }, diary = { 'new' } }
-    candidates = arguments[words[2]] or {}
+    candidates = position == 3 and arguments[words[2]] or {}
   end
   return vim.tbl_filter(function(candidate)
     return candidate:sub(1, #lead) == lead
