@@ -8,6 +8,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case syntax
         /// Arrays and objects are nested deeper than the parser's limit.
         case tooDeep
+        /// The value would take more memory than the parser may spend on it (many tiny values).
+        case tooComplex
     }
 
     /// What went wrong.

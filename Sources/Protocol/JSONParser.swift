@@ -9,13 +9,19 @@ import Darwin
 /// It validates UTF-8 once up front, so string bodies without escapes become `String`s without a second
 /// check. Integers that fit in `Int64` stay exact; lone surrogate escapes and nesting deeper than
 /// ``maximumDepth`` are rejected.
+///
+/// A value tree can take far more memory than its text: `[{},{},…]` is 3 bytes an element on the wire and
+/// 24 in the tree, `[{"a":0},…]` 8 bytes and more than 200. So the parser keeps an estimate of what the
+/// tree it is building takes (see ``Cost``), and stops with ``JSONParseError/Kind/tooComplex`` once that
+/// passes `maximumValueBytes`.
 public struct JSONParser {
     /// How deeply arrays and objects may nest (the outermost container is depth 1).
     public static let defaultMaximumDepth = 64
 
-    /// Parses one JSON text (surrounding white space allowed) from `bytes`.
+    /// Parses one JSON text (surrounding white space allowed) from `bytes`; the tree may take about
+    /// `maximumValueBytes` of memory (unlimited by default).
     public static func parse(
-        _ bytes: UnsafeRawBufferPointer, maximumDepth: Int = defaultMaximumDepth
+        _ bytes: UnsafeRawBufferPointer, maximumDepth: Int = defaultMaximumDepth, maximumValueBytes: Int = .max
     ) throws(JSONParseError) -> JSONValue {
         let buffer = bytes.bindMemory(to: UInt8.self)
         if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
@@ -24,7 +30,7 @@ public struct JSONParser {
         guard buffer.baseAddress != nil, !buffer.isEmpty else {
             throw JSONParseError(.syntax, at: 0, "unexpected end of input")
         }
-        var parser = JSONParser(buffer: buffer, maximumDepth: maximumDepth)
+        var parser = JSONParser(buffer: buffer, maximumDepth: maximumDepth, maximumValueBytes: maximumValueBytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -36,19 +42,47 @@ public struct JSONParser {
 
     /// Parses one JSON text from an array of bytes.
     public static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, maximumValueBytes: Int = .max
     ) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(JSONParseError) in try parse(raw, maximumDepth: maximumDepth) }
+            Result { () throws(JSONParseError) in
+                try parse(raw, maximumDepth: maximumDepth, maximumValueBytes: maximumValueBytes)
+            }
         }
         return try result.get()
     }
 
     /// Parses one JSON text from a string.
-    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError)
-        -> JSONValue
-    {
-        try parse(Array(text.utf8), maximumDepth: maximumDepth)
+    public static func parse(
+        _ text: String, maximumDepth: Int = defaultMaximumDepth, maximumValueBytes: Int = .max
+    ) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8), maximumDepth: maximumDepth, maximumValueBytes: maximumValueBytes)
+    }
+
+    /// What the parts of a tree take in memory on a 64-bit system, as the parser charges them: an estimate,
+    /// close to what the allocator hands out for them.
+    public enum Cost {
+        /// An array element: a value's stride.
+        public static let element = MemoryLayout<JSONValue>.stride
+        /// An object member: a key and a value.
+        public static let member = MemoryLayout<JSONObject.Member>.stride
+        /// The storage of a non-empty array or object: a 32-byte header and the allocator's own 16.
+        public static let storage = 48
+        /// A member of an object of more than 16, in the set of names that finds repeated keys (a hash table
+        /// at most 3/4 full, and twice that while it grows).
+        public static let memberName = 64
+
+        /// Storage of `capacity` elements of `stride` bytes that is full and about to double: the new block
+        /// holds twice as many (while the old one is copied into it, both are alive: together no more).
+        @inline(__always) static func growth(capacity: Int, stride: Int) -> Int {
+            capacity == 0 ? storage + stride : capacity * stride
+        }
+
+        /// A string of `count` UTF-8 bytes: up to 15 are kept inside the value, longer ones take a heap
+        /// block of a 32-byte header, the bytes and a terminating zero, rounded up to 16.
+        @inline(__always) public static func string(_ count: Int) -> Int {
+            count <= 15 ? 0 : (count + 56) & ~15
+        }
     }
 
     /// The input, read without bounds checks: every access is preceded by a `position < count` test.
@@ -56,13 +90,25 @@ public struct JSONParser {
     private let count: Int
     private let maximumDepth: Int
     private var position = 0
+    /// What the tree built so far takes (an estimate, see ``Cost``), and how much it may take.
+    private var valueBytes = 0
+    private let maximumValueBytes: Int
 
-    private init(buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    private init(buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValueBytes: Int) {
         self.buffer = buffer.baseAddress!
         self.count = buffer.count
         self.maximumDepth = maximumDepth
+        self.maximumValueBytes = maximumValueBytes
     }
 
+    /// Counts `bytes` more of tree; past the budget, parsing stops.
+    @inline(__always) private mutating func charge(_ bytes: Int) throws(JSONParseError) {
+        valueBytes &+= bytes
+        if valueBytes > maximumValueBytes {
+            throw JSONParseError(
+                .tooComplex, at: position, "the value would take more than \(maximumValueBytes) bytes of memory")
+        }
+    }
 
     private func error(_ detail: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(.syntax, at: offset ?? position, detail)
@@ -111,12 +157,18 @@ public struct JSONParser {
             position += 1
             return .object(JSONObject())
         }
+        try charge(Cost.storage + 4 * Cost.member)
         var members: [JSONObject.Member] = []
         members.reserveCapacity(4)  // the envelope and most params: one allocation, not three
         var seen: Set<String>? = nil
         while true {
             guard position < count else { throw error("unexpected end of input in object") }
             guard buffer[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            // Charged as if the member were new (a repeated key is charged again: an overestimate).
+            if members.count == members.capacity {
+                try charge(Cost.growth(capacity: members.capacity, stride: Cost.member))
+            }
+            if members.count >= 16 { try charge(members.count == 16 ? 17 * Cost.memberName : Cost.memberName) }
             let key = try parseString()
             skipWhitespace()
             guard position < count, buffer[position] == UInt8(ascii: ":") else {
@@ -167,6 +219,9 @@ public struct JSONParser {
             return .array(elements)
         }
         while true {
+            if elements.count == elements.capacity {
+                try charge(Cost.growth(capacity: elements.capacity, stride: Cost.element))
+            }
             elements.append(try parseValue(depth: depth))
             skipWhitespace()
             guard position < count else { throw error("unexpected end of input in array") }
@@ -191,6 +246,7 @@ public struct JSONParser {
         if position < count {
             let byte = buffer[position]
             if byte == UInt8(ascii: "\"") {
+                try charge(Cost.string(position - start))
                 let text = Self.string(UnsafeBufferPointer(start: buffer + start, count: position - start))
                 position += 1
                 return text
@@ -204,6 +260,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
+                try charge(Cost.string(bytes.count))
                 return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 position += 1

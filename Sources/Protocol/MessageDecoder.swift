@@ -22,21 +22,36 @@ public enum IncomingMessage: Sendable, Equatable {
 public struct MessageDecoder: Sendable {
     /// The most entries a batch may have.
     public var maximumBatchEntries: Int
+    /// How much memory the parsed value of one line may take (as ``JSONParser/Cost`` estimates it).
+    public var maximumValueBytes: Int
 
-    public init(maximumBatchEntries: Int = 1000) {
-        self.maximumBatchEntries = maximumBatchEntries
+    /// The parsed value of a message may take this many times the longest message's size: with the line
+    /// itself, parsing a message of the longest size then takes at most 3.5 times its size.
+    public static let valueBytesPerMessageByte = 2.5
+    /// The value budget for messages of up to `maximumMessageBytes` bytes; never below 1 MiB, so small
+    /// limits do not turn away ordinary requests.
+    public static func maximumValueBytes(forMessagesUpTo maximumMessageBytes: Int) -> Int {
+        max(Int(Double(maximumMessageBytes) * valueBytesPerMessageByte), 1 << 20)
     }
 
-    /// Decodes one line: parse errors and invalid UTF-8 are `-32700`, nesting too deep, an empty or
-    /// oversized batch `-32600`.
+    /// A decoder for messages of up to `maximumMessageBytes` (32 MiB, the server's default).
+    public init(maximumBatchEntries: Int = 1000, maximumMessageBytes: Int = 32 << 20) {
+        self.maximumBatchEntries = maximumBatchEntries
+        self.maximumValueBytes = Self.maximumValueBytes(forMessagesUpTo: maximumMessageBytes)
+    }
+
+    /// Decodes one line: parse errors and invalid UTF-8 are `-32700`; nesting too deep, a value past the
+    /// memory budget, an empty or oversized batch `-32600`.
     public func decode(_ line: UnsafeRawBufferPointer) -> IncomingMessage {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(line)
+            value = try JSONParser.parse(line, maximumValueBytes: maximumValueBytes)
         } catch {
             switch error.kind {
             case .tooDeep:
                 return .rejected(.invalidRequest(reason: "tooDeep"))
+            case .tooComplex:
+                return .rejected(.invalidRequest(reason: "tooComplex", limit: maximumValueBytes))
             case .invalidUTF8:
                 return .rejected(.parseError(reason: "invalidUTF8", detail: error.description))
             case .syntax:

@@ -29,8 +29,13 @@ public struct ResponseError: Error, Sendable, Equatable {
         return ResponseError(code: .parseError, message: message, data: .object(data))
     }
 
-    public static func invalidRequest(_ message: String = "Invalid Request", reason: String? = nil) -> ResponseError {
-        ResponseError(code: .invalidRequest, message: message, data: reason.map { ["reason": .string($0)] })
+    /// `limit`, when given, is the limit the request went past (`data.limit`).
+    public static func invalidRequest(_ message: String = "Invalid Request", reason: String? = nil, limit: Int? = nil)
+        -> ResponseError
+    {
+        var data: JSONObject? = reason.map { ["reason": .string($0)] }
+        if let limit { data?["limit"] = .integer(Int64(limit)) }
+        return ResponseError(code: .invalidRequest, message: message, data: data.map(JSONValue.object))
     }
 
     public static func methodNotFound(_ method: String, message: String = "Method not found") -> ResponseError {
