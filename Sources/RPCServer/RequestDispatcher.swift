@@ -10,7 +10,7 @@ final class RequestDispatcher {
     let session: Session
     let logger: Logger
     let maximumMessageBytes: Int
-    private let decoder = MessageDecoder()
+    private let decoder: MessageDecoder
     /// Commits what the connection has written so far (set by the server loop); returns the error when the
     /// commit failed, after the answers that reported on it have been rewritten.
     var commitBeforeExternalWork: ((inout JSONWriter) -> DomainError?)?
@@ -22,6 +22,7 @@ final class RequestDispatcher {
         self.session = session
         self.logger = logger
         self.maximumMessageBytes = maximumMessageBytes
+        self.decoder = MessageDecoder(maximumMessageBytes: maximumMessageBytes)
     }
 
     /// Handles one complete line.
@@ -180,6 +181,9 @@ final class RequestDispatcher {
             case "tooDeep":
                 result.message = MessageCatalog.text(
                     "tooDeep", session.language, arguments: ["limit": String(JSONParser.defaultMaximumDepth)])
+            case "tooComplex":
+                result.message = MessageCatalog.text(
+                    "tooComplex", session.language, arguments: ["limit": String(decoder.maximumValueBytes)])
             case "emptyBatch":
                 result.message = MessageCatalog.text("emptyBatch", session.language)
             case "batchTooLarge":

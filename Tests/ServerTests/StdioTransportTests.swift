@@ -103,6 +103,56 @@ import Darwin
         #expect(server.readMessage()?["id"] == 2)
     }
 
+    @Test func aMessageOfTooManyTinyValuesIsTooComplexAndTheServerCarriesOn() throws {
+        // At --max-message-bytes 2 MiB the parsed value of a message may take 5 MiB.
+        let server = try SatchelProcess(["--memory", "--max-message-bytes", "2097152", "--locale", "ru"])
+        let tiny = #"{"jsonrpc":"2.0","id":1,"method":"ping","params":["#
+            + Array(repeating: #"{"a":0}"#, count: 250_000).joined(separator: ",") + "]}"
+        #expect(tiny.utf8.count < 2_097_152)
+        server.send(line: tiny)
+        server.send(line: request(2, "ping"))
+        let first = server.readMessage()
+        #expect(first?["id"] == .null)
+        #expect(first?["error"]?["code"] == -32600)
+        #expect(first?["error"]?["data"] == ["reason": "tooComplex", "limit": 5_242_880])
+        #expect(first?["error"]?["message"]?.stringValue?.contains("5242880 байт") == true)
+        #expect(server.readMessage()?["id"] == 2)
+    }
+
+    @Test func aBatchOfTinyValuesIsTooComplexNotBatchTooLarge() throws {
+        let server = try SatchelProcess(["--memory", "--max-message-bytes", "2097152"])
+        let batch = "[" + Array(repeating: "{}", count: 600_000).joined(separator: ",") + "]"
+        let first = server.call(batch)
+        #expect(first?["error"]?["data"]?["reason"] == "tooComplex")
+        #expect(server.call(request(2, "ping"))?["result"] == [:])
+    }
+
+    @Test func anImportOfOrdinaryNotesAsLongAsTheLimitIsTaken() throws {
+        let server = try SatchelProcess(["--memory", "--max-message-bytes", "2097152"])
+        var notes: [JSONValue] = []
+        var size = 0
+        while size < 2_000_000 {
+            let index = notes.count
+            let note: JSONValue = [
+                "id": .string("note_01jd\(index)"), "title": .string("Note \(index): groceries and errands"),
+                "content": .string(String(repeating: "Milk, eggs, bread; call the plumber — Заметка, 日本語. ", count: 1 + index % 12)),
+                "color": ["hue": .number(Double(index % 360) / 360), "saturation": 0.25, "brightness": 1],
+                "deadline": .null, "createdAt": "2025-01-02T03:04:05.000Z", "updatedAt": "2025-01-02T03:04:05.000Z",
+                "revision": 1,
+            ]
+            size += note.description.utf8.count + 1
+            notes.append(note)
+        }
+        let document: JSONValue = [
+            "format": "satchel", "version": 1, "images": [], "notes": .array(notes), "photos": [], "reminders": [],
+            "diary": [], "messages": [], "messageFeeds": [], "board": [],
+        ]
+        let line = request(1, "import", ["document": document, "mode": "merge"])
+        #expect(line.utf8.count > 2_000_000 && line.utf8.count <= 2_097_152)
+        let answer = server.call(line)
+        #expect(answer?["result"]?["imported"]?["notes"] == .integer(Int64(notes.count)))
+    }
+
     @Test func invalidUTF8AndInvalidJSONAreParseErrorsWithNullId() throws {
         let server = try SatchelProcess()
         server.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"p"#.utf8) + [0xFF, 0xFE] + Array(#"ing"}"#.utf8) + [0x0A])

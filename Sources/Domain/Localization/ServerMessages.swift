@@ -21,6 +21,11 @@ enum ServerMessages {
             .russian: "Некорректный запрос: вложенность JSON глубже {limit} уровней",
             .japanese: "無効なリクエスト: JSON の入れ子が {limit} 階層を超えています",
         ],
+        "tooComplex": [
+            .english: "Invalid request: the message holds too many values to parse in {limit} bytes of memory",
+            .russian: "Некорректный запрос: в сообщении слишком много значений, чтобы разобрать его в {limit} байт памяти",
+            .japanese: "無効なリクエスト: メッセージの値が多すぎて {limit} バイトのメモリでは解析できません",
+        ],
         "emptyBatch": [
             .english: "Invalid request: a batch must not be empty",
             .russian: "Некорректный запрос: пакет не может быть пустым",
