@@ -7,6 +7,14 @@ enum DiaryBenchmark {
     static let png: [UInt8] = Array(
         Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!)
 
+    /// `png` made distinct by `number` (its bytes after the PNG's end), in base64: each is stored as an image
+    /// of its own, since identical contents are stored once.
+    static func distinctPNG(_ number: Int) -> String {
+        var bytes = png
+        bytes.append(contentsOf: withUnsafeBytes(of: UInt64(number).littleEndian, Array.init))
+        return Data(bytes).base64EncodedString()
+    }
+
     static func run(binary: URL) throws {
         report("## `diary.list` with 10,000 posts carrying 1–4 photos each")
         report("")
@@ -18,11 +26,7 @@ enum DiaryBenchmark {
         var lines = ""
         for index in 0..<total {
             let count = 1 + index % 4
-            let images = (0..<count).map { slot -> String in
-                var bytes = png
-                bytes.append(contentsOf: withUnsafeBytes(of: UInt64(index * 4 + slot).littleEndian, Array.init))
-                return #"{"data":"\#(Data(bytes).base64EncodedString())"}"#
-            }
+            let images = (0..<count).map { slot in #"{"data":"\#(distinctPNG(index * 4 + slot))"}"# }
             let text = "Day \(index): " + String(repeating: "a walk by the river, ", count: 10 + index % 30)
             lines += #"{"jsonrpc":"2.0","id":\#(index),"method":"diary.create","params":{"text":"\#(text)","images":[\#(images.joined(separator: ","))]}}"# + "\n"
         }

@@ -41,15 +41,19 @@ enum PipeBenchmark {
             }
         }
 
-        /// Reads one whole line (without its newline).
+        /// Reads one whole line (without its newline). A long line (an export of hundreds of megabytes) is
+        /// searched for its end only in the bytes each read adds, not again from its start.
         func readLine() -> [UInt8] {
+            var scanned = pendingStart
             while true {
-                if let newline = pending[pendingStart...].firstIndex(of: 0x0A) {
+                if let newline = pending[scanned...].firstIndex(of: 0x0A) {
                     let line = Array(pending[pendingStart..<newline])
                     pendingStart = newline + 1
                     return line
                 }
+                let searched = pending.count - pendingStart
                 refill()
+                scanned = pendingStart + searched
             }
         }
 
