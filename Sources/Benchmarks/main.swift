@@ -1,11 +1,24 @@
 import Foundation
 import Protocol
 
-// satchel-bench [codec] [pipe] [notes] [diary] [live] [search]: prints a Markdown report of the benchmarks (both when no argument is given).
-// Build in release: `swift run -c release satchel-bench`. The pipe benchmark runs the `satchel` binary that
-// sits beside this one (or $SATCHEL_BINARY).
+// satchel-bench [codec] [pipe] [notes] [diary] [live] [search] [scale [--million] [--json PATH]]: prints a
+// Markdown report of the benchmarks (all of them when no part is named). Build in release:
+// `swift run -c release satchel-bench`. The pipe benchmarks run the `satchel` binary that sits beside this
+// one (or $SATCHEL_BINARY).
 
-let selected = Set(CommandLine.arguments.dropFirst())
+var selected = Set<String>()
+var million = false
+var jsonPath: String? = nil
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--million": million = true
+    case "--json":
+        guard let path = arguments.next() else { fatalError("--json needs a path") }
+        jsonPath = path
+    default: selected.insert(argument)
+    }
+}
 let all = selected.isEmpty
 
 report("# satchel-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores")
@@ -29,6 +42,9 @@ if all || selected.contains("live") {
 }
 if all || selected.contains("search") {
     try SearchBenchmark.run(binary: binary)
+}
+if all || selected.contains("scale") {
+    try ScaleBenchmark.run(binary: binary, million: million, jsonPath: jsonPath)
 }
 if selected.contains("profile-parse") {
     // A fixed amount of work for instruction-counting profilers (valgrind --tool=callgrind).
