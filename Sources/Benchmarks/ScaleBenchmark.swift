@@ -12,6 +12,10 @@ enum ScaleBenchmark {
         var seconds: Double?
         var bytes: Int?
         var peakRSS: Int?
+        /// The largest anonymous part of the resident set (RssAnon, memory the process allocated) and file part
+        /// (RssFile: its binary, libraries and mapped files) seen while the operation ran, sampled every 20 ms.
+        var peakAnonymousRSS: Int?
+        var peakFileRSS: Int?
         var progressNotifications: Int?
         var error: String?
     }
@@ -22,6 +26,7 @@ enum ScaleBenchmark {
         var fillSeconds = 0.0
         var fillErrors = 0
         var indexingSeconds = 0.0
+        var indexingProgressNotifications = 0
         var databaseBytes = 0
         var idleRSS: Int?
         var searchMicroseconds = 0.0
@@ -34,9 +39,9 @@ enum ScaleBenchmark {
         var exportInMessage = Operation()
 
         enum CodingKeys: String, CodingKey {
-            case notes, photos, fillSeconds, fillErrors, indexingSeconds, databaseBytes, idleRSS, searchMicroseconds,
-                searchHits, serverInfoMicroseconds, listFirstMicroseconds, listMiddleMicroseconds, export,
-                exportInMessage
+            case notes, photos, fillSeconds, fillErrors, indexingSeconds, indexingProgressNotifications, databaseBytes,
+                idleRSS, searchMicroseconds, searchHits, serverInfoMicroseconds, listFirstMicroseconds,
+                listMiddleMicroseconds, export, exportInMessage
             case importFromFile = "import"
         }
     }
@@ -56,19 +61,27 @@ enum ScaleBenchmark {
         report("")
         report(
             "Each size: a fresh database filled by pipelined `notes.create` (one in ten mentions \"apple\") plus a "
-                + "photo note per 1,000 notes; medians of \(repeats) round trips; export, in-message export and import "
-                + "each in a fresh satchel process, whose peak RSS (VmHWM) is read before it is told to exit.")
+                + "photo note per 1,000 notes. Round trips: medians of \(repeats), with every size's database open in "
+                + "a satchel process of its own and the sizes taken in turn, so the machine's load weighs on all alike. "
+                + "Export, in-message export and import each in a fresh satchel process, whose peak RSS (VmHWM) is "
+                + "read before it is told to exit.")
         report("")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         var sizes: [Size] = []
+        var middles: [String] = []
         for count in counts {
-            let size = try measure(binary: binary, notes: count)
+            let (size, middle) = try measure(binary: binary, notes: count, folder: folder)
             report(
                 "- \(formatted(Double(count))) notes: filled in \(formatted(size.fillSeconds)) s"
                     + (size.fillErrors > 0 ? " (\(size.fillErrors) errors)" : "")
                     + ", first search (indexes everything) \(formatted(size.indexingSeconds)) s, database "
                     + megabytes(size.databaseBytes))
             sizes.append(size)
+            middles.append(middle)
         }
+        try roundTrips(binary: binary, folder: folder, sizes: &sizes, middles: middles)
         report("")
         tables(sizes)
         if let jsonPath {
@@ -81,27 +94,28 @@ enum ScaleBenchmark {
         }
     }
 
-    static func measure(binary: URL, notes: Int) throws -> Size {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("scale.sqlite").path
-        let exportPath = folder.appendingPathComponent("export.json").path
+    /// The database of `notes` notes in `folder`.
+    static func database(_ notes: Int, in folder: URL) -> String {
+        folder.appendingPathComponent("scale-\(notes).sqlite").path
+    }
+
+    /// Fills a database of `notes` notes in `folder` and measures what is done once at that size; returns the
+    /// figures and the `notes.list` request for the page at the middle.
+    static func measure(binary: URL, notes: Int, folder: URL) throws -> (Size, String) {
+        let database = database(notes, in: folder)
+        let exportPath = folder.appendingPathComponent("export-\(notes).json").path
+        defer { try? FileManager.default.removeItem(atPath: exportPath) }
         var size = Size(notes: notes, photos: notes / 1000)
 
         let server = try PipeBenchmark.Server(binary: binary, arguments: ["--db", database])
         (size.fillSeconds, size.fillErrors) = fill(server, notes: notes)
-        let search = #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"apple"}}"#
-        size.indexingSeconds = call(server, search).microseconds / 1e6
-        let searched = median(server, search)
-        size.searchMicroseconds = searched.microseconds
-        size.searchHits = searched.answer.value?["result"]?["hits"]?.arrayValue?.count ?? -1
-        size.serverInfoMicroseconds = median(server, #"{"jsonrpc":"2.0","id":2,"method":"server.info"}"#).microseconds
-        size.listFirstMicroseconds =
-            median(server, #"{"jsonrpc":"2.0","id":3,"method":"notes.list","params":{"limit":50}}"#).microseconds
+        // The first search takes in every note: timed on its own, with the progress it reports.
+        let indexing = call(
+            server,
+            #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"apple","_meta":{"progressToken":1}}}"#)
+        size.indexingSeconds = indexing.microseconds / 1e6
+        size.indexingProgressNotifications = indexing.notifications
         let middle = #"{"limit":50,"cursor":"\#(cursor(server, after: notes / 2))"}"#
-        size.listMiddleMicroseconds =
-            median(server, #"{"jsonrpc":"2.0","id":4,"method":"notes.list","params":\#(middle)}"#).microseconds
         server.finish()
         size.databaseBytes = ["", "-wal"].reduce(0) { $0 + fileSize(database + $1) }
 
@@ -122,12 +136,13 @@ enum ScaleBenchmark {
         size.exportInMessage = inMessage.operation
         if size.exportInMessage.error == nil { size.exportInMessage.bytes = inMessage.answer.line.count + 1 }
 
+        let request = #"{"jsonrpc":"2.0","id":4,"method":"notes.list","params":\#(middle)}"#
         guard size.export.error == nil else {
             size.importFromFile.error = "no export file"
-            return size
+            return (size, request)
         }
         let imported = try operation(
-            binary: binary, database: folder.appendingPathComponent("imported.sqlite").path,
+            binary: binary, database: folder.appendingPathComponent("imported-\(notes).sqlite").path,
             #"{"jsonrpc":"2.0","id":7,"method":"import","params":{"path":"\#(exportPath)","mode":"replace","_meta":{"progressToken":"import"}}}"#
         )
         size.importFromFile = imported.operation
@@ -136,7 +151,48 @@ enum ScaleBenchmark {
         {
             size.importFromFile.error = "imported \(count) notes of \(notes)"
         }
-        return size
+        return (size, request)
+    }
+
+    /// Medians of `repeats` round trips of `search`, `server.info` and two `notes.list` pages at every size, with a
+    /// satchel process per size and the sizes taken in turn, so the machine's load weighs on all alike. Each turn
+    /// is a burst of `burst` timed round trips after one untimed: a process woken after a few milliseconds asleep
+    /// answers ~100–200 µs later on this machine (a Python echo process too), which would hide what the server
+    /// does behind what the machine does.
+    static func roundTrips(binary: URL, folder: URL, sizes: inout [Size], middles: [String]) throws {
+        let servers = try sizes.map {
+            try PipeBenchmark.Server(binary: binary, arguments: ["--db", database($0.notes, in: folder)])
+        }
+        defer { servers.forEach { $0.finish() } }
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"apple"}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"server.info"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"notes.list","params":{"limit":50}}"#,
+        ]
+        let burst = 5
+        var times = Array(repeating: Array(repeating: [Double](), count: requests.count + 1), count: servers.count)
+        for _ in 0..<(repeats / burst) {
+            for figure in 0...requests.count {
+                for (index, server) in servers.enumerated() {
+                    let line = figure < requests.count ? requests[figure] : middles[index]
+                    var answer = call(server, line)
+                    for _ in 0..<burst {
+                        answer = call(server, line)
+                        times[index][figure].append(answer.microseconds)
+                    }
+                    if figure == 0 {
+                        sizes[index].searchHits = answer.value?["result"]?["hits"]?.arrayValue?.count ?? -1
+                    }
+                }
+            }
+        }
+        for index in sizes.indices {
+            let medians = times[index].map { $0.sorted()[$0.count / 2] }
+            sizes[index].searchMicroseconds = medians[0]
+            sizes[index].serverInfoMicroseconds = medians[1]
+            sizes[index].listFirstMicroseconds = medians[2]
+            sizes[index].listMiddleMicroseconds = medians[3]
+        }
     }
 
     /// Sends `line` to a fresh satchel process on `database` (after one `server.info`, whose peak RSS is the idle
@@ -147,8 +203,11 @@ enum ScaleBenchmark {
         let server = try PipeBenchmark.Server(binary: binary, arguments: ["--db", database])
         defer { server.finish() }
         _ = call(server, #"{"jsonrpc":"2.0","id":0,"method":"server.info"}"#)
-        let idle = memory("VmHWM", of: server.process.processIdentifier)
+        let pid = server.process.processIdentifier
+        let idle = memory("VmHWM", of: pid)
+        let sampler = Sampler(pid: pid)
         let answer = call(server, line)
+        let (anonymous, file) = sampler.stop()
         var operation = Operation(progressNotifications: answer.notifications)
         if let error = answer.value?["error"] {
             let code = error["code"]?.integerValue ?? 0
@@ -156,7 +215,8 @@ enum ScaleBenchmark {
                 code == -32002 ? "refused (-32002)" : "error \(code): \(error["message"]?.stringValue ?? "")"
         } else {
             operation.seconds = answer.microseconds / 1e6
-            operation.peakRSS = memory("VmHWM", of: server.process.processIdentifier)
+            operation.peakRSS = memory("VmHWM", of: pid)
+            (operation.peakAnonymousRSS, operation.peakFileRSS) = (anonymous, file)
         }
         return (operation, answer, idle)
     }
@@ -236,18 +296,7 @@ enum ScaleBenchmark {
         }
     }
 
-    /// The median of `repeats` round trips of `line`, and the last answer.
-    static func median(_ server: PipeBenchmark.Server, _ line: String) -> (microseconds: Double, answer: Answer) {
-        var answer = call(server, line)
-        var times = [answer.microseconds]
-        for _ in 1..<repeats {
-            answer = call(server, line)
-            times.append(answer.microseconds)
-        }
-        return (times.sorted()[repeats / 2], answer)
-    }
-
-    /// A `/proc/<pid>/status` memory field (VmHWM: the peak resident set, VmRSS: the current one) in bytes;
+    /// A `/proc/<pid>/status` memory field (VmHWM: the peak resident set, RssAnon: its anonymous part) in bytes;
     /// nil where there is no /proc.
     static func memory(_ field: String, of pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -258,132 +307,36 @@ enum ScaleBenchmark {
         return nil
     }
 
+    /// The largest RssAnon and RssFile of a process, read from a thread every 20 ms until `stop()`.
+    final class Sampler: @unchecked Sendable {
+        private let lock = NSLock()
+        private var running = true
+        private var anonymous: Int?
+        private var file: Int?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(pid: Int32) {
+            Thread { [self] in
+                while lock.withLock({ running }) {
+                    let (a, f) = (memory("RssAnon", of: pid), memory("RssFile", of: pid))
+                    lock.withLock {
+                        anonymous = max(anonymous ?? 0, a ?? 0)
+                        file = max(file ?? 0, f ?? 0)
+                    }
+                    usleep(20_000)
+                }
+                done.signal()
+            }.start()
+        }
+
+        func stop() -> (anonymous: Int?, file: Int?) {
+            lock.withLock { running = false }
+            done.wait()
+            return lock.withLock { (anonymous, file) }
+        }
+    }
+
     static func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
-
-    // MARK: - The report
-
-    /// A figure at one size: a value, or why there is none.
-    enum Cell {
-        case value(Double)
-        case missing(String)
-    }
-
-    static func cell(_ operation: Operation, _ value: Double?) -> Cell {
-        value.map(Cell.value) ?? .missing(operation.error ?? "not measured")
-    }
-
-    static func tables(_ sizes: [Size]) {
-        let time = { (microseconds: Double) in duration(microseconds / 1e6) }
-        table("`search {query: \"apple\"}` (median)", sizes, time, alsoTo: 10_000) { .value($0.searchMicroseconds) }
-        table("`server.info` (median)", sizes, time) { .value($0.serverInfoMicroseconds) }
-        table("`notes.list {limit: 50}`, first page (median)", sizes, time) { .value($0.listFirstMicroseconds) }
-        table("`notes.list {limit: 50}`, the page at the middle (median)", sizes, time) {
-            .value($0.listMiddleMicroseconds)
-        }
-        table("First search after the fill (indexes every note)", sizes, duration) { .value($0.indexingSeconds) }
-        table("`export {path}`: time", sizes, duration) { cell($0.export, $0.export.seconds) }
-        table("`export {path}`: peak RSS", sizes, megabytes) { cell($0.export, $0.export.peakRSS.map(Double.init)) }
-        table("`export {path}`: file", sizes, megabytes) { cell($0.export, $0.export.bytes.map(Double.init)) }
-        table("`import {path, mode: \"replace\"}` into an empty database: time", sizes, duration) {
-            cell($0.importFromFile, $0.importFromFile.seconds)
-        }
-        table("`import {path, mode: \"replace\"}`: peak RSS", sizes, megabytes) {
-            cell($0.importFromFile, $0.importFromFile.peakRSS.map(Double.init))
-        }
-        table("`export {}` (in the answer): time", sizes, duration) {
-            cell($0.exportInMessage, $0.exportInMessage.seconds)
-        }
-        table("`export {}` (in the answer): peak RSS", sizes, megabytes) {
-            cell($0.exportInMessage, $0.exportInMessage.peakRSS.map(Double.init))
-        }
-        table("`export {}` (in the answer): answer", sizes, megabytes) {
-            cell($0.exportInMessage, $0.exportInMessage.bytes.map(Double.init))
-        }
-        table("Idle satchel (after one `server.info`): peak RSS", sizes, megabytes) {
-            $0.idleRSS.map { .value(Double($0)) } ?? .missing("no /proc")
-        }
-        report(
-            "Progress notifications received: "
-                + sizes.map { size in
-                    "\(formatted(Double(size.notes))) notes: export \(size.export.progressNotifications ?? 0), "
-                        + "import \(size.importFromFile.progressNotifications ?? 0)"
-                }.joined(separator: "; "))
-        report("")
-        bounds(sizes)
-    }
-
-    /// One figure's table: its value at each size and the ratio to its value at 1,000 notes (and to `alsoTo`).
-    static func table(
-        _ title: String, _ sizes: [Size], _ show: (Double) -> String, alsoTo second: Int? = nil,
-        _ figure: (Size) -> Cell
-    ) {
-        func valueAt(_ notes: Int) -> Double? {
-            guard let size = sizes.first(where: { $0.notes == notes }), case .value(let value) = figure(size) else {
-                return nil
-            }
-            return value
-        }
-        let references = [1_000] + (second.map { [$0] } ?? [])
-        report("### \(title)")
-        report("")
-        report("| notes | value | " + references.map { "ratio to \($0 / 1000)k" }.joined(separator: " | ") + " |")
-        report("| --- | --- | " + references.map { _ in "---" }.joined(separator: " | ") + " |")
-        for size in sizes {
-            var cells = ["\(formatted(Double(size.notes)))"]
-            switch figure(size) {
-            case .value(let value):
-                cells.append(show(value))
-                cells += references.map { valueAt($0).map { ratio(value / $0) } ?? "–" }
-            case .missing(let why):
-                cells.append(why)
-                cells += references.map { _ in "–" }
-            }
-            report("| " + cells.joined(separator: " | ") + " |")
-        }
-        report("")
-    }
-
-    /// The bounds the server is held to, at the largest size measured.
-    static func bounds(_ sizes: [Size]) {
-        guard let first = sizes.first, let last = sizes.last else { return }
-        let at = formatted(Double(last.notes))
-        report("Bounds (at \(at) notes; they are set for 1,000,000):")
-        report("")
-        if let tenK = sizes.first(where: { $0.notes == 10_000 }) {
-            let searchRatio = last.searchMicroseconds / tenK.searchMicroseconds
-            report(
-                "- `search` at \(at) / at 10,000: \(ratio(searchRatio)) (bound 3x: \(searchRatio <= 3 ? "met" : "not met"))"
-            )
-        }
-        let infoRatio = last.serverInfoMicroseconds / first.serverInfoMicroseconds
-        report(
-            "- `server.info` at \(at) / at 1,000: \(ratio(infoRatio)) (bound 2x: \(infoRatio <= 2 ? "met" : "not met"))"
-        )
-        for (name, small, large) in [
-            ("`export {path}`", first.export, last.export),
-            ("`import {path}`", first.importFromFile, last.importFromFile),
-        ] {
-            guard let smallPeak = small.peakRSS, let largePeak = large.peakRSS else {
-                report("- \(name) peak RSS: \(large.error ?? small.error ?? "not measured")")
-                continue
-            }
-            report(
-                "- \(name) peak RSS at \(at) / at 1,000: \(ratio(Double(largePeak) / Double(smallPeak))) "
-                    + "(\(megabytes(largePeak)) against \(megabytes(smallPeak)); constant memory is ~1x)")
-        }
-        report("")
-    }
-
-    static func ratio(_ value: Double) -> String { String(format: "%.2fx", value) }
-
-    static func duration(_ seconds: Double) -> String {
-        if seconds >= 1 { return "\(formatted(seconds)) s" }
-        if seconds >= 1e-3 { return "\(formatted(seconds * 1e3)) ms" }
-        return "\(formatted(seconds * 1e6)) µs"
-    }
-
-    static func megabytes(_ bytes: Double) -> String { "\(formatted(bytes / 1_048_576)) MiB" }
-    static func megabytes(_ bytes: Int) -> String { megabytes(Double(bytes)) }
 }
