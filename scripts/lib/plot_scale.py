@@ -20,6 +20,7 @@ TIMES = [
 MEMORY = [
     ("export {path}", lambda s: s["export"].get("peakRSS"), "tab:red", "-"),
     ("import {path}", lambda s: s["import"].get("peakRSS"), "tab:purple", "-"),
+    ("import {path}: allocated (RssAnon)", lambda s: s["import"].get("peakAnonymousRSS"), "tab:purple", ":"),
     ("export {} (in message)", lambda s: s["exportInMessage"].get("peakRSS"), "tab:brown", "--"),
     ("idle", lambda s: s.get("idleRSS"), "tab:gray", ":"),
 ]
