@@ -158,30 +158,34 @@ enum ScaleBenchmark {
     /// satchel process per size and the sizes taken in turn, so the machine's load weighs on all alike. Each turn
     /// is a burst of `burst` timed round trips after one untimed: a process woken after a few milliseconds asleep
     /// answers ~100–200 µs later on this machine (a Python echo process too), which would hide what the server
-    /// does behind what the machine does.
+    /// does behind what the machine does. The processes are started afresh for each of `passes` passes: on two
+    /// shared cores one process can stay slower than another for a while (where it was placed), and that should
+    /// not land on one size.
     static func roundTrips(binary: URL, folder: URL, sizes: inout [Size], middles: [String]) throws {
-        let servers = try sizes.map {
-            try PipeBenchmark.Server(binary: binary, arguments: ["--db", database($0.notes, in: folder)])
-        }
-        defer { servers.forEach { $0.finish() } }
         let requests = [
             #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"apple"}}"#,
             #"{"jsonrpc":"2.0","id":2,"method":"server.info"}"#,
             #"{"jsonrpc":"2.0","id":3,"method":"notes.list","params":{"limit":50}}"#,
         ]
-        let burst = 5
-        var times = Array(repeating: Array(repeating: [Double](), count: requests.count + 1), count: servers.count)
-        for _ in 0..<(repeats / burst) {
-            for figure in 0...requests.count {
-                for (index, server) in servers.enumerated() {
-                    let line = figure < requests.count ? requests[figure] : middles[index]
-                    var answer = call(server, line)
-                    for _ in 0..<burst {
-                        answer = call(server, line)
-                        times[index][figure].append(answer.microseconds)
-                    }
-                    if figure == 0 {
-                        sizes[index].searchHits = answer.value?["result"]?["hits"]?.arrayValue?.count ?? -1
+        let (burst, passes) = (5, 4)
+        var times = Array(repeating: Array(repeating: [Double](), count: requests.count + 1), count: sizes.count)
+        for _ in 0..<passes {
+            let servers = try sizes.map {
+                try PipeBenchmark.Server(binary: binary, arguments: ["--db", database($0.notes, in: folder)])
+            }
+            defer { servers.forEach { $0.finish() } }
+            for _ in 0..<(repeats / burst / passes) {
+                for figure in 0...requests.count {
+                    for (index, server) in servers.enumerated() {
+                        let line = figure < requests.count ? requests[figure] : middles[index]
+                        var answer = call(server, line)
+                        for _ in 0..<burst {
+                            answer = call(server, line)
+                            times[index][figure].append(answer.microseconds)
+                        }
+                        if figure == 0 {
+                            sizes[index].searchHits = answer.value?["result"]?["hits"]?.arrayValue?.count ?? -1
+                        }
                     }
                 }
             }
