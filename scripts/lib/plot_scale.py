@@ -9,7 +9,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend is chosen first)
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
-# (label, how to read the figure from a size, colour)
+# (label, how to read the figure from a size, colour[, line style]; for the memory panel, the operation whose
+# refusals the label mentions)
 TIMES = [
     ("search", lambda s: s["searchMicroseconds"], "tab:blue"),
     ("server.info", lambda s: s["serverInfoMicroseconds"], "tab:orange"),
@@ -18,11 +19,11 @@ TIMES = [
     ("import {path}", lambda s: s["import"].get("seconds"), "tab:purple"),
 ]
 MEMORY = [
-    ("export {path}", lambda s: s["export"].get("peakRSS"), "tab:red", "-"),
-    ("import {path}", lambda s: s["import"].get("peakRSS"), "tab:purple", "-"),
-    ("import {path}: allocated (RssAnon)", lambda s: s["import"].get("peakAnonymousRSS"), "tab:purple", ":"),
-    ("export {} (in message)", lambda s: s["exportInMessage"].get("peakRSS"), "tab:brown", "--"),
-    ("idle", lambda s: s.get("idleRSS"), "tab:gray", ":"),
+    ("export {path}", lambda s: s["export"].get("peakRSS"), "tab:red", "-", "export"),
+    ("import {path}", lambda s: s["import"].get("peakRSS"), "tab:purple", "-", "import"),
+    ("import {path}: allocated (RssAnon)", lambda s: s["import"].get("peakAnonymousRSS"), "tab:purple", ":", "import"),
+    ("export {} (in message)", lambda s: s["exportInMessage"].get("peakRSS"), "tab:brown", "--", "exportInMessage"),
+    ("idle", lambda s: s.get("idleRSS"), "tab:gray", ":", None),
 ]
 
 
@@ -53,7 +54,7 @@ def axes(panel, sizes, title, ylabel, unit):
     panel.set_xlabel("notes")
     panel.set_ylabel(ylabel)
     panel.set_title(title, fontsize=10)
-    panel.legend(fontsize=7, loc="upper left")
+    panel.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     panel.grid(True, which="major", alpha=0.3)
 
 
@@ -61,7 +62,7 @@ def main(source, target):
     with open(source) as file:
         sizes = json.load(file)["sizes"]
     largest = max(s["notes"] for s in sizes)
-    figure, (times, memory) = plt.subplots(1, 2, figsize=(9.6, 3.8), dpi=100)
+    figure, (times, memory) = plt.subplots(1, 2, figsize=(9.6, 4.2), dpi=100)
 
     for label, read, colour in TIMES:
         points = series(sizes, read)
@@ -78,8 +79,11 @@ def main(source, target):
     times.plot([1000, largest], [1, largest / 1000], ":", color="black", lw=0.8, label="linear in notes")
     axes(times, sizes, "Time, as a ratio to 1,000 notes", "time / time at 1,000 notes", "x")
 
-    for label, read, colour, style in MEMORY:
+    for label, read, colour, style, operation in MEMORY:
         points = series(sizes, read)
+        refused = [s["notes"] for s in sizes if operation and s[operation].get("error", "").startswith("refused")]
+        if refused:
+            label += ", refused at " + ", ".join(notes_label(n) for n in refused)
         if points:
             memory.plot(
                 [n for n, _ in points], [v / 2**20 for _, v in points], "o" + style, color=colour, label=label, ms=4
@@ -87,7 +91,7 @@ def main(source, target):
     axes(memory, sizes, "Peak RSS of the satchel process", "peak RSS", " MiB")
 
     figure.tight_layout()
-    figure.savefig(target)
+    figure.savefig(target, bbox_inches="tight")
     print(f"plot-scale: wrote {target}", file=sys.stderr)
 
 
