@@ -167,4 +167,60 @@ import Testing
         _ = try store.notes.create(NoteDraft(title: "after"))
         #expect(try Self.titles(store) == ["before", "after"])
     }
+
+    /// Events in the log, by kind and id, in order.
+    static func events(_ store: DataStore) throws -> [String] {
+        var events: [String] = []
+        try store.database.statement("SELECT kind, entity_id FROM changes ORDER BY seq").forEachRow([]) {
+            events.append($0.text(0) + " " + $0.text(1))
+        }
+        return events
+    }
+
+    /// A transaction writing many rows forgets those it wrote, so its memory does not grow with them; a
+    /// savepoint that rolls back still rewrites the rows recorded before it and written in it.
+    @Test func writtenRowsAreForgottenButASavepointGetsBackWhatItNeeds() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        // Recorded before the savepoint, written inside it, and needed again when it rolls back.
+        for index in 0..<3 { try store.database.transaction { try store.changes.record(.notes, .created, id: "before \(index)", at: 0) } }
+        #expect(throws: Refused.self) {
+            try store.database.transaction {
+                for index in 0..<20_000 {
+                    try store.changes.record(.notes, .updated, id: "inside \(index)", at: 0)
+                    if index % 1000 == 999 { try store.database.writeDeferredRows(before: nil) }
+                }
+                throw Refused()
+            }
+        }
+        // A savepoint that keeps what it wrote: once written, the rows are forgotten.
+        try store.database.writeDeferredRows(before: nil)
+        try store.database.transaction {
+            for index in 0..<20_000 {
+                try store.changes.record(.notes, .updated, id: "kept \(index)", at: 0)
+                if index % 1000 == 999 { try store.database.writeDeferredRows(before: nil) }
+            }
+        }
+        #expect(store.changes.deferredInserts.keptRows < 2 * DeferredInserts<Int>.compactionRun)
+        try store.commitWriteGroup()
+        let events = try Self.events(store)
+        #expect(events.prefix(3) == ["created before 0", "created before 1", "created before 2"])
+        #expect(events.count == 20_003)
+        #expect(events.dropFirst(3) == ArraySlice((0..<20_000).map { "updated kept \($0)" }))
+    }
+
+    @Test func rowsASavepointCouldNeedAreNotForgotten() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        // 10,000 rows recorded before the savepoint and written inside it: all needed if it rolls back.
+        for index in 0..<10_000 { try store.database.transaction { try store.changes.record(.notes, .created, id: "\(index)", at: 0) } }
+        #expect(throws: Refused.self) {
+            try store.database.transaction {
+                try store.database.writeDeferredRows(before: nil)
+                throw Refused()
+            }
+        }
+        try store.commitWriteGroup()
+        #expect(try Self.events(store) == (0..<10_000).map { "created \($0)" })
+    }
 }

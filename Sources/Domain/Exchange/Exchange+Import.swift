@@ -68,7 +68,10 @@ extension Exchange {
         from source: some ExchangeSource, mode: ImportMode, progress: (Int, Int) -> Void
     ) throws(DomainError) -> ImportSummary {
         try storage {
-            try database.transaction {
+            // What earlier requests deferred is written first, so no savepoint of the import needs it again
+            // and the import's own change events can be forgotten once written (see `compact`).
+            try database.writeDeferredRows(before: nil)
+            return try database.transaction {
                 try database.execute(
                     """
                     CREATE TEMP TABLE IF NOT EXISTS import_seen(list TEXT NOT NULL, key TEXT NOT NULL,

@@ -39,15 +39,29 @@ final class DeferredRowWriters {
         writing = true
         defer { writing = false }
         var stillWaiting = false
-        for entry in writers {
+        for (index, entry) in writers.enumerated() {
             guard let writer = entry.writer, writer.hasUnwritten else { continue }
             guard statement?.touches(writer.table) ?? true else {
                 stillWaiting = true
                 continue
             }
             try writer.writePending()
+            writer.compact(keepingFrom: neededFrom(writer: index))
         }
         waiting = stillWaiting
+    }
+
+    /// The first row of writer `index` that a savepoint under way could need again: rolled back, a savepoint
+    /// forgets the rows recorded in it, but the rows recorded before it and written in it are to be written
+    /// again. Every other written row is needed by no one.
+    private func neededFrom(writer index: Int) -> Int {
+        var needed = Int.max
+        // Each save appended one position per writer, in the writers' order.
+        for saved in stride(from: index, to: savedPositions.count, by: writers.count) {
+            let position = savedPositions[saved]
+            if position.written < position.recorded { needed = min(needed, position.written) }
+        }
+        return needed
     }
 
     /// Saves every writer's position; returns where they are kept, for ``restorePositions(_:)`` and

@@ -19,6 +19,9 @@ protocol DeferredRowWriter: AnyObject {
     func writePending() throws(SQLiteError)
     /// The transaction is over (committed or rolled back).
     func reset()
+    /// Forgets written rows below `limit` (a row no savepoint could need again), so that a transaction
+    /// writing millions of rows (a large import) does not keep them all.
+    func compact(keepingFrom limit: Int)
 }
 
 /// Rows recorded, and of them written, since the transaction began.
@@ -40,10 +43,15 @@ final class DeferredInserts<Row> {
     /// One row's values, `(?, ?, 1)`: a `?` for each value bound.
     private let rowValues: String
     private let parametersPerRow: Int32
+    /// The rows recorded and not yet forgotten: `rows[0]` is row number `base` of the transaction.
     private var rows: [Row] = []
+    private var base = 0
     private var written = 0
-    /// The rows' texts, one after the other; bound to the statement without a copy.
+    /// The rows' texts, one after the other; bound to the statement without a copy. `texts[0]` is text byte
+    /// `textBase` of the transaction, and `textEnds[i]` where the texts of `rows[i]` end.
     private var texts: [UInt8] = []
+    private var textBase = 0
+    private var textEnds: [Int] = []
     /// The statement's text by number of rows (1...rowsPerStatement), made when first needed.
     private var sqlByRowCount: [Int: String] = [:]
     static var rowsPerStatement: Int { 64 }
@@ -61,38 +69,66 @@ final class DeferredInserts<Row> {
     /// Keeps `value` for a row about to be appended.
     func text(_ value: String) -> DeferredText {
         var value = value
-        let start = texts.count
+        let start = textBase + texts.count
         value.withUTF8 { texts.append(contentsOf: $0) }
-        return DeferredText(start: start, count: texts.count - start)
+        return DeferredText(start: start, count: textBase + texts.count - start)
     }
 
     /// Records a row. The caller must be inside the transaction the row belongs to, and tells `database`
     /// that rows are waiting.
     func append(_ row: Row) {
         rows.append(row)
+        textEnds.append(textBase + texts.count)
     }
 
-    var hasUnwritten: Bool { written < rows.count }
+    private var recorded: Int { base + rows.count }
 
-    var position: DeferredRowsPosition { DeferredRowsPosition(recorded: rows.count, written: written) }
+    /// How many rows are kept in memory (recorded and not yet forgotten).
+    var keptRows: Int { rows.count }
+
+    var hasUnwritten: Bool { written < recorded }
+
+    var position: DeferredRowsPosition { DeferredRowsPosition(recorded: recorded, written: written) }
 
     func restore(_ position: DeferredRowsPosition) {
-        if rows.count > position.recorded { rows.removeSubrange(position.recorded...) }
+        precondition(position.written >= base, "a savepoint needs rows that were forgotten")
+        if recorded > position.recorded {
+            rows.removeSubrange((position.recorded - base)...)
+            textEnds.removeSubrange((position.recorded - base)...)
+        }
         written = min(written, position.written)
     }
 
     func reset() {
         rows.removeAll(keepingCapacity: rows.capacity <= 1 << 12)
+        textEnds.removeAll(keepingCapacity: textEnds.capacity <= 1 << 12)
         texts.removeAll(keepingCapacity: texts.capacity <= 1 << 20)
+        base = 0
+        textBase = 0
         written = 0
+    }
+
+    /// Rows are forgotten in runs of at least this many (each time the arrays' rest moves down).
+    static var compactionRun: Int { 4096 }
+
+    func compact(keepingFrom limit: Int) {
+        let drop = min(written, limit) - base
+        // Only long runs, and only when they are most of what is kept, so moving the rest costs little.
+        guard drop >= Self.compactionRun, drop * 2 >= rows.count else { return }
+        let textCut = textEnds[drop - 1] - textBase
+        rows.removeFirst(drop)
+        textEnds.removeFirst(drop)
+        texts.removeFirst(textCut)
+        base += drop
+        textBase += textCut
     }
 
     /// Writes the rows not written yet; `bind` binds one row's values from parameter `first` on.
     func writePending(
         in database: Database, _ bind: (Statement, _ first: Int32, Row, DeferredTexts) throws(SQLiteError) -> Void
     ) throws(SQLiteError) {
-        while written < rows.count {
-            let count = min(Self.rowsPerStatement, rows.count - written)
+        while written < recorded {
+            let count = min(Self.rowsPerStatement, recorded - written)
             let sql = sqlByRowCount[count] ?? sql(rows: count)
             sqlByRowCount[count] = sql
             let statement = try database.statement(sql)
@@ -103,10 +139,10 @@ final class DeferredInserts<Row> {
                 try texts.withUnsafeBytes { texts in
                     // The texts are bound without a copy: the statement lets go of them before they can change.
                     defer { statement.clearBindings() }
-                    let rowTexts = DeferredTexts(bytes: texts)
+                    let rowTexts = DeferredTexts(bytes: texts, base: textBase)
                     var first: Int32 = 1
                     for index in range {
-                        try bind(statement, first, rows[index], rowTexts)
+                        try bind(statement, first, rows[index - base], rowTexts)
                         first += parametersPerRow
                     }
                     try statement.runBound()
@@ -136,9 +172,12 @@ struct DeferredText {
 /// The texts of the rows being written, for binding.
 struct DeferredTexts {
     fileprivate let bytes: UnsafeRawBufferPointer
+    /// The transaction's text offset of `bytes[0]`.
+    fileprivate let base: Int
 
     func bind(_ text: DeferredText, to statement: Statement, at index: Int32) throws(SQLiteError) {
-        try statement.bind(index, unownedText: UnsafeRawBufferPointer(rebasing: bytes[text.start..<text.start + text.count]))
+        let start = text.start - base
+        try statement.bind(index, unownedText: UnsafeRawBufferPointer(rebasing: bytes[start..<start + text.count]))
     }
 }
 
@@ -158,6 +197,7 @@ extension DeferringInserts {
     var position: DeferredRowsPosition { deferredInserts.position }
     func restore(_ position: DeferredRowsPosition) { deferredInserts.restore(position) }
     func reset() { deferredInserts.reset() }
+    func compact(keepingFrom limit: Int) { deferredInserts.compact(keepingFrom: limit) }
 
     func writePending() throws(SQLiteError) {
         try deferredInserts.writePending(in: database) { (statement, first, row, texts) throws(SQLiteError) in
