@@ -54,13 +54,22 @@ export async function confirmDialog(question, yes, no) {
   return (await openDialog(form, { label: question })) === 'yes';
 }
 
-/** Runs `work` at most once per animation frame however often it is asked for (live refreshes). */
+/**
+ * Runs `work` at most once per animation frame however often it is asked for (live refreshes), and never twice
+ * at once: what is asked while it runs waits for that run to end and is done once after it. A burst of
+ * thousands of changes so costs a few runs, each reading what is current when it starts.
+ */
 export function coalesce(work) {
-  let scheduled = null;
+  let waiting = null; // the run not yet started: every request until it starts shares it
+  let previous = Promise.resolve();
   return () => {
-    if (scheduled) return scheduled;
-    scheduled = new Promise((resolve) => requestAnimationFrame(() => { scheduled = null; resolve(work()); }));
-    return scheduled;
+    if (!waiting) {
+      waiting = previous
+        .then(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+        .then(() => { waiting = null; return work(); });
+      previous = waiting.catch(() => {});
+    }
+    return waiting;
   };
 }
 
