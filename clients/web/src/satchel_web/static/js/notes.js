@@ -1,6 +1,9 @@
-// ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid.
+// ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid; both
+// read a page at a time as the person scrolls.
 import { extend, language, t } from './i18n.js';
-import { allPages, coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, openDialog, showError } from './ui.js';
+import {
+  coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, moreButton, openDialog, pagedList, showError,
+} from './ui.js';
 
 extend({
   en: {
@@ -107,11 +110,12 @@ export function mount(section, { rpc }) {
   const notesList = h('ul', { class: 'list notes-list', 'aria-describedby': 'notes-hint' });
   const photoGrid = h('ul', { class: 'list photo-grid' });
   const hint = h('p', { class: 'muted small', id: 'notes-hint' });
+  // What is loaded of each list, and the button at its end that loads the next page.
+  const lists = { text: pagedList(rpc, 'notes.list'), photos: pagedList(rpc, 'photos.list') };
+  const more = { text: moreButton(() => loadMore('text')), photos: moreButton(() => loadMore('photos')) };
   section.append(
     h('div', { class: 'toolbar' }, heading, h('div', { class: 'segmented', role: 'group' }, modeButtons.text, modeButtons.photos), newButton, photoInput),
-    listError, notesList, photoGrid, hint);
-  let notes = [];
-  let photos = [];
+    listError, notesList, more.text.element, photoGrid, more.photos.element, hint);
 
   function translate() {
     heading.textContent = t('notes');
@@ -119,6 +123,7 @@ export function mount(section, { rpc }) {
     modeButtons.photos.textContent = t('photoNotes');
     newButton.setAttribute('aria-label', mode === 'text' ? t('newNote') : t('addPhoto'));
     hint.textContent = t('reorderHint');
+    for (const button of Object.values(more)) button.element.textContent = t('loadMore');
     render();
   }
 
@@ -131,10 +136,10 @@ export function mount(section, { rpc }) {
     refresh();
   }
 
+  // A refresh reads again as many items as are loaded, from the start: what is shown, not the whole list.
   const refresh = coalesce(async () => {
     try {
-      if (mode === 'text') notes = (await allPages(rpc, 'notes.list')).items;
-      else photos = (await allPages(rpc, 'photos.list')).items;
+      await lists[mode].reload();
       showError(listError, null);
       render();
     } catch (error) {
@@ -143,11 +148,25 @@ export function mount(section, { rpc }) {
   });
 
   function render() {
-    if (mode === 'text') {
-      notesList.replaceChildren(...(notes.length ? notes.map(noteRow) : [h('li', { class: 'empty' }, t('noNotes'))]));
-    } else {
-      photoGrid.replaceChildren(...(photos.length ? photos.map(photoCell) : [h('li', { class: 'empty' }, t('noPhotos'))]));
+    const { items, last } = lists[mode];
+    const empty = (key) => (last ? [h('li', { class: 'empty' }, t(key))] : []); // said once the list is read
+    if (mode === 'text') notesList.replaceChildren(...(items.length ? items.map(noteRow) : empty('noNotes')));
+    else photoGrid.replaceChildren(...(items.length ? items.map(photoCell) : empty('noPhotos')));
+    for (const [name, button] of Object.entries(more)) button.show(name === mode && lists[name].more);
+  }
+
+  /** The next page of `which` list, added below what is shown. */
+  async function loadMore(which) {
+    try {
+      const added = await lists[which].next();
+      const from = lists[which].items.length - added.length;
+      showError(listError, null);
+      if (which === 'text') notesList.append(...added.map(noteRow));
+      else photoGrid.append(...added.map((photo, index) => photoCell(photo, from + index)));
+    } catch (error) {
+      showError(listError, error);
     }
+    more[which].show(which === mode && lists[which].more);
   }
 
   function noteRow(note) {
@@ -315,7 +334,7 @@ export function mount(section, { rpc }) {
     const img = h('img', { alt: photo.caption || '', loading: 'lazy' });
     imageURL(rpc, photo.image.id).then((url) => { img.src = url; }).catch(() => {});
     return h('li', { class: 'photo card', draggable: 'true', dataset: { id: photo.id } },
-      h('button', { type: 'button', class: 'photo-open', 'aria-label': photo.caption || `${t('photoNotes')} ${index + 1}`, onclick: () => viewPhoto(index) },
+      h('button', { type: 'button', class: 'photo-open', 'aria-label': photo.caption || `${t('photoNotes')} ${index + 1}`, onclick: () => viewPhoto(photo) },
         img, photo.caption ? h('span', { class: 'caption' }, photo.caption) : null));
   }
 
@@ -333,8 +352,8 @@ export function mount(section, { rpc }) {
     refresh();
   }
 
-  async function viewPhoto(start) {
-    let shown = photos[start]; // the photo on screen, by itself: a live refresh may reorder the list
+  async function viewPhoto(photo) {
+    let shown = photo; // the photo on screen, by itself: a live refresh may reorder the list
     const img = h('img', { class: 'viewer-image', alt: '' });
     const caption = h('input', { type: 'text', name: 'caption', 'aria-label': t('caption'), placeholder: t('caption') });
     const error = errorLine();
@@ -353,9 +372,14 @@ export function mount(section, { rpc }) {
       imageURL(rpc, photo.image.id).then((url) => { img.src = url; });
       showError(error, null);
     }
-    function go(step) {
-      const at = Math.max(0, photos.findIndex((photo) => photo.id === shown.id));
-      shown = photos[(at + step + photos.length) % photos.length] ?? shown;
+    // Previous and next go round the list once it is all loaded; before that, next at the end loads more.
+    async function go(step) {
+      const list = lists.photos;
+      const at = list.items.findIndex((each) => each.id === shown.id);
+      if (at < 0) return; // a photo opened from search, further down than what is loaded
+      if (at + step >= list.items.length && list.more) await loadMore('photos');
+      const { items } = list;
+      shown = (list.more ? items[at + step] : items[(at + step + items.length) % items.length]) ?? shown;
       show();
     }
     form.addEventListener('keydown', (event) => {
@@ -407,15 +431,14 @@ export function mount(section, { rpc }) {
     changed(event) {
       if (['notes', 'photos'].includes(event.domain)) refresh();
     },
+    // The item as it is now, from the server: it opens however far down the list it is, loaded or not.
     async open(id, domain) {
       if ((domain === 'photos') !== (mode === 'photos')) setMode(domain === 'photos' ? 'photos' : 'text');
-      await refresh();
-      if (domain === 'photos') {
-        const index = photos.findIndex((photo) => photo.id === id);
-        if (index >= 0) viewPhoto(index);
-      } else {
-        const note = notes.find((item) => item.id === id);
-        if (note) editNote(note);
+      try {
+        if (domain === 'photos') viewPhoto(await rpc.call('photos.get', { id }));
+        else editNote(await rpc.call('notes.get', { id }));
+      } catch (error) {
+        showError(listError, error);
       }
     },
   };

@@ -139,6 +139,99 @@ export function labels(t) {
   };
 }
 
+/** How many items a long list reads at a time: the first page shows at once, the next ones as the person scrolls. */
+export const PAGE = 100;
+
+/**
+ * A list method (`{limit, cursor}` → `{items, nextCursor}`) read from its start a page at a time: `items` is what
+ * is loaded, `last` the latest answer (for what a list says beside its items, such as `editingId`), `more`
+ * whether the list goes on. `next(limit)` reads the next page and resolves to the items it added; `reload(count)`
+ * reads again from the start as many items as are loaded (at least `count` and a page), so a refresh costs what
+ * is shown, not the whole list. Reads wait for each other: a page is never asked with a cursor older than the
+ * items.
+ */
+export function pagedList(rpc, method, size = PAGE) {
+  let cursor = null;
+  let turn = Promise.resolve();
+  const read = (limit, after) => rpc.call(method, after ? { limit, cursor: after } : { limit });
+  const queued = (work) => {
+    const run = turn.then(work, work);
+    turn = run.catch(() => {});
+    return run;
+  };
+  const list = {
+    items: [],
+    last: null,
+    more: false,
+    next: (limit = size) => queued(async () => {
+      if (list.last && !cursor) return [];
+      const page = await read(limit, cursor);
+      const known = new Set(list.items.map((item) => item.id)); // an item moved down meanwhile is not shown twice
+      const added = page.items.filter((item) => !known.has(item.id));
+      list.items = [...list.items, ...added];
+      cursor = page.nextCursor;
+      list.last = page;
+      list.more = Boolean(cursor);
+      return added;
+    }),
+    reload: (count = 0) => queued(async () => {
+      const wanted = Math.max(count, list.items.length, size);
+      const items = [];
+      let page;
+      let after = null;
+      do {
+        page = await read(Math.min(500, wanted - items.length), after);
+        items.push(...page.items);
+        after = page.nextCursor;
+      } while (after && items.length < wanted);
+      list.items = items;
+      cursor = after;
+      list.last = page;
+      list.more = Boolean(after);
+      return items;
+    }),
+  };
+  return list;
+}
+
+/**
+ * The end of a list read a page at a time: a "Load more" button that coming near presses by itself (an
+ * IntersectionObserver with a screen's height of margin), so the next page is there before the person reaches
+ * the end; the button stays for the keyboard and for browsers that scroll without it. `load()` reads and shows
+ * the next page; `show(more)` says whether there is one.
+ */
+export function moreButton(load) {
+  const button = h('button', { type: 'button', class: 'button load-more', hidden: true });
+  let loading = null;
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.at(-1).isIntersecting) press();
+  }, { rootMargin: '0px 0px 100% 0px' });
+  // Observing anew reports where the button is now: still in view after a page came, the next one comes too.
+  const look = () => {
+    observer.unobserve(button);
+    observer.observe(button);
+  };
+  function press() {
+    if (button.hidden || loading) return loading;
+    button.setAttribute('aria-busy', 'true');
+    loading = Promise.resolve(load()).finally(() => {
+      loading = null;
+      button.removeAttribute('aria-busy');
+      look();
+    });
+    return loading;
+  }
+  button.addEventListener('click', press);
+  return {
+    element: button,
+    press,
+    show(more) {
+      button.hidden = !more;
+      if (more) look();
+    },
+  };
+}
+
 /**
  * Every page of a list method, in order: resolves to `{items, last}`, `last` being the final page's answer
  * (for what a list says beside its items, such as `editingId`).

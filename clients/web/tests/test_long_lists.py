@@ -1,0 +1,166 @@
+"""Long lists in a real Chromium: ENotes (text and photos) show their first page at once and the next ones as
+the list scrolls, never the whole list; search opens an item far below what is loaded; a large import shown
+while the screen is open costs the page a few list reads, not one per change."""
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+from fill import fill
+from satchel_client import Satchel
+
+pytestmark = pytest.mark.timeout(240)
+
+NOTES = "section[data-app='notes']"
+NOTE = f"{NOTES} li.note"
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+)
+
+# Every request the page sends, as [method, params], kept in window.sent, and the changes it is told of in
+# window.changes: how many notifications and how many changes they stand for (installed before the page loads).
+RECORD_CALLS = """
+window.sent = [];
+window.changes = { notifications: 0, changes: 0 };
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (!this.recorded) {
+    this.recorded = true;
+    this.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      if (message.method !== 'changed') return;
+      window.changes.notifications += 1;
+      window.changes.changes += 1 + (message.params.skipped ?? 0);
+    });
+  }
+  try { const message = JSON.parse(data); window.sent.push([message.method, message.params ?? null]); } catch {}
+  return send.call(this, data);
+};
+"""
+
+
+def record_calls(page) -> None:
+    page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_CALLS})
+
+
+def calls(page, method: str) -> list:
+    return [params for name, params in page.driver.execute_script("return window.sent") if name == method]
+
+
+def count(page, css: str) -> int:
+    return page.driver.execute_script("return document.querySelectorAll(arguments[0]).length", css)
+
+
+def scroll_to_end(page) -> None:
+    page.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+
+
+def search_and_open(page, query: str, domain: str) -> None:
+    page.find("#search-input").send_keys(query, Keys.ENTER)
+    page.click(f"section[data-app='search'] .hit[data-domain='{domain}']")
+
+
+def test_notes_show_a_page_load_more_on_scrolling_and_open_a_far_note_from_search(bridge, page_factory):
+    fill(bridge.db, "notes.create", ({"title": f"Note {i:04d}", "content": f"number {i}"} for i in range(5000)))
+    with Satchel(db=bridge.db) as s:
+        far = s.notes.create(title="Lighthouse", content="the far end of the list")
+    page = page_factory(width=1280)
+    record_calls(page)
+    page.open("notes")
+    page.wait_until(lambda: count(page, NOTE) > 0)
+    first = count(page, NOTE)
+    assert first <= 300, f"{first} rows for a first page"
+    assert page.texts(f"{NOTES} .note-title")[:2] == ["Note 0000", "Note 0001"]
+    assert page.find(f"{NOTES} button.load-more").text == "Load more"
+    assert all(params["limit"] <= 500 for params in calls(page, "notes.list"))
+    page.screenshot("notes-long-1280")
+
+    scroll_to_end(page)
+    page.wait_until(lambda: count(page, NOTE) > first, message="scrolling to the end loads the next page")
+    loaded = count(page, NOTE)
+    assert loaded < 5000
+    assert page.texts(f"{NOTES} .note-title")[loaded - 1] == f"Note {loaded - 1:04d}"
+    page.wait_until(lambda: not page.find(f"{NOTES} button.load-more").get_attribute("aria-busy"))
+    loaded = count(page, NOTE)
+    page.driver.execute_script("arguments[0].click()", page.find(f"{NOTES} button.load-more"))  # the fallback
+    page.wait_until(lambda: count(page, NOTE) > loaded, message="Load more loads the next page")
+
+    # A change re-reads what is loaded, from the start: no more, no fewer.
+    loaded = count(page, NOTE)
+    before = len(calls(page, "notes.list"))
+    with Satchel(db=bridge.db) as other:
+        other.notes.update(id=other.notes.list(limit=1)["items"][0]["id"], title="Note 0000 renamed")
+    page.wait_until(lambda: page.texts(f"{NOTES} .note-title")[0] == "Note 0000 renamed", timeout=5)
+    assert count(page, NOTE) == loaded
+    reread = calls(page, "notes.list")[before:]
+    assert sum(params["limit"] for params in reread) % loaded == 0 and len(reread) <= 2 * (loaded // 500 + 1)
+
+    page.resize(390, 844)
+    page.screenshot("notes-long-390")
+    page.resize(1280, 900)
+    search_and_open(page, "lighthouse", "notes")
+    title = page.wait_for("dialog .note-editor input[name='title']")
+    assert title.get_attribute("value") == "Lighthouse"
+    assert page.find("dialog .note-editor textarea").get_attribute("value") == "the far end of the list"
+    assert count(page, f"{NOTE}[data-id='{far['id']}']") == 0  # opened without reading the list down to it
+    page.find("dialog textarea[name='content']").send_keys(", found")
+    page.click("dialog button[type='submit']")
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        assert s.notes.get(id=far["id"])["content"] == "the far end of the list, found"
+    assert page.console_errors() == []
+
+
+def test_the_photo_grid_loads_more_and_the_viewer_goes_on_past_what_is_loaded(bridge, page):
+    data = base64.b64encode(PNG).decode()
+    fill(bridge.db, "photos.add", ({"image": {"data": data}, "caption": f"Photo {i:03d}"} for i in range(250)))
+    page.open("notes")
+    page.click(f"{NOTES} .segmented button:nth-child(2)")
+    page.wait_until(lambda: count(page, f"{NOTES} li.photo") > 0)
+    first = count(page, f"{NOTES} li.photo")
+    assert first < 250
+    last = page.find_all(f"{NOTES} li.photo button")[first - 1]
+    page.driver.execute_script("arguments[0].click()", last)
+    page.wait_for("dialog .viewer img[src^='data:image/png']")
+    assert page.find("dialog input[name='caption']").get_attribute("value") == f"Photo {first - 1:03d}"
+    page.click("dialog .viewer button[aria-label='Next']")
+    page.wait_until(lambda: page.find("dialog input[name='caption']").get_attribute("value") == f"Photo {first:03d}",
+                    message="next at the end of what is loaded loads more")
+    assert count(page, f"{NOTES} li.photo") > first
+    page.click("dialog .viewer .actions button:nth-child(4)")  # Close
+    page.wait_gone("dialog")
+    page.screenshot("notes-photos-long-1280")
+    assert page.console_errors() == []
+
+
+def test_a_large_import_while_the_notes_are_open_costs_a_few_list_reads(bridge_factory, page_factory, tmp_path):
+    document = tmp_path / "five-thousand.json"
+    source = tmp_path / "source.sqlite"
+    fill(source, "notes.create", ({"title": f"Imported {i:04d}"} for i in range(5000)))
+    with Satchel(db=source) as s:
+        s.call("export", {"path": str(document)})
+    assert len(json.loads(document.read_text())["notes"]) == 5000
+    empty = bridge_factory("--memory", db=None)
+    page = page_factory(on=empty)
+    record_calls(page)
+    page.open("notes")
+    page.wait_for(f"{NOTES} .empty")
+    page.click("#data-button")
+    page.wait_for("dialog .data-panel")
+    page.find(".data-panel input[type='file']").send_keys(str(document))
+    page.click(".data-panel .data-import")
+    page.wait_for(".data-progress[data-state='done']", timeout=60)
+    page.click(".data-panel .data-close")
+    first = ["Imported 0000", "Imported 0001", "Imported 0002"]
+    page.wait_until(lambda: page.texts(f"{NOTES} .note-title")[:3] == first, timeout=30,
+                    message="the imported notes are not shown")
+    assert count(page, NOTE) <= 300
+    # Every change of the import reached the page, which read the list a few times, not once per change.
+    page.wait_until(lambda: page.driver.execute_script("return window.changes.changes") == 5000, timeout=30)
+    page.wait_until(lambda: page.texts(f"{NOTES} .note-title")[:1] == ["Imported 0000"])
+    reads = len(calls(page, "notes.list"))
+    assert 1 <= reads <= 20, f"{reads} reads of notes.list"
+    assert page.console_errors() == []
