@@ -1,6 +1,6 @@
-"""Long lists in a real Chromium: ENotes (text and photos) show their first page at once and the next ones as
-the list scrolls, never the whole list; search opens an item far below what is loaded; a large import shown
-while the screen is open costs the page a few list reads, not one per change."""
+"""Long lists in a real Chromium: ENotes (text and photos) and Reminders show their first page at once and the
+next ones as the list scrolls, never the whole list; search opens an item far below what is loaded; a large
+import shown while the screen is open costs the page a few list reads, not one per change."""
 from __future__ import annotations
 
 import base64
@@ -16,6 +16,8 @@ pytestmark = pytest.mark.timeout(240)
 
 NOTES = "section[data-app='notes']"
 NOTE = f"{NOTES} li.note"
+REMINDERS = "section[data-app='reminders']"
+REMINDER = f"{REMINDERS} li.rem-row"
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
 )
@@ -133,6 +135,48 @@ def test_the_photo_grid_loads_more_and_the_viewer_goes_on_past_what_is_loaded(br
     page.click("dialog .viewer .actions button:nth-child(4)")  # Close
     page.wait_gone("dialog")
     page.screenshot("notes-photos-long-1280")
+    assert page.console_errors() == []
+
+
+def test_reminders_load_more_on_scrolling_and_return_inserts_after_a_far_row(bridge, page):
+    fill(bridge.db, "reminders.add", ({"title": f"Reminder {i:04d}"} for i in range(2000)), then="reminders.endEditing")
+    with Satchel(db=bridge.db) as s:
+        s.reminders.add(title="Call the lighthouse keeper")
+        s.reminders.endEditing()
+    titles = lambda: page.driver.execute_script(  # noqa: E731
+        "return [...document.querySelectorAll(arguments[0])].map((input) => input.value)",
+        f"{REMINDER} input.rem-title")
+    page.open("reminders")
+    page.wait_until(lambda: count(page, REMINDER) > 0)
+    first = count(page, REMINDER)
+    assert first <= 300
+    assert page.find(f"{REMINDERS} button.load-more").is_displayed()
+    page.screenshot("reminders-long-1280")
+    scroll_to_end(page)
+    page.wait_until(lambda: count(page, REMINDER) > first, message="scrolling to the end loads the next page")
+    loaded = count(page, REMINDER)
+    assert titles()[:loaded] == [f"Reminder {i:04d}" for i in range(loaded)]
+
+    # Return in a row of the second page inserts the next one right after it, on the page and in the list.
+    title = page.find(f"{REMINDER}:nth-child({first + 10}) input.rem-title")
+    page.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", title)
+    title.click()
+    title.send_keys(Keys.END, Keys.RETURN)
+    page.wait_until(lambda: titles()[first + 9:first + 11] == [f"Reminder {first + 9:04d}", ""])
+    page.driver.switch_to.active_element.send_keys("Inserted", Keys.ESCAPE)
+    around = [f"Reminder {first + 9:04d}", "Inserted", f"Reminder {first + 10:04d}"]
+    with Satchel(db=bridge.db) as s:
+        stored = lambda: [item["title"] for item in s.reminders.list(limit=500)["items"]]  # noqa: E731
+        page.wait_until(lambda: stored()[first + 9:first + 12] == around)
+    assert titles()[first + 9:first + 12] == around
+    page.resize(390, 844)
+    page.screenshot("reminders-long-390")
+    page.resize(1280, 900)
+
+    # A reminder far below what is loaded opens from search: the list is read down to it.
+    search_and_open(page, "lighthouse", "reminders")
+    page.wait_until(lambda: page.driver.switch_to.active_element.get_property("value") == "Call the lighthouse keeper")
+    assert count(page, REMINDER) == 2002
     assert page.console_errors() == []
 
 

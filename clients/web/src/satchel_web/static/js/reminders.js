@@ -1,8 +1,9 @@
 // Reminders: the list in the user's order, edited in place as the original app does. A click on the empty
 // screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
 // removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
-// Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers.
-import { allPages, arrange, coalesce, errorLine, h, showError } from './ui.js';
+// Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers. A long list is
+// read a page at a time as the person scrolls; a refresh reads again what is shown.
+import { arrange, coalesce, errorLine, h, moreButton, pagedList, showError } from './ui.js';
 import { extend, t } from './i18n.js';
 
 extend({
@@ -90,7 +91,10 @@ export function mount(section, { rpc }) {
   const empty = h('p', { class: 'empty rem-empty', hidden: true }, t('reminders.empty'));
   const tail = h('div', { class: 'rem-tail' });
   const card = h('div', { class: 'card rem-card', hidden: true }, list);
-  const canvas = h('div', { class: 'rem-canvas' }, card, empty, tail);
+  const pages = pagedList(rpc, 'reminders.list');
+  const more = moreButton(() => loadMore());
+  more.element.textContent = t('loadMore');
+  const canvas = h('div', { class: 'rem-canvas' }, card, more.element, empty, tail);
   section.classList.add('reminders');
   section.append(h('div', { class: 'toolbar rem-toolbar' }, heading, newButton), listError, status, canvas);
 
@@ -256,6 +260,8 @@ export function mount(section, { rpc }) {
   // Calls
 
   async function add(params = {}) {
+    // With more of the list below what is loaded, the new one goes right after the last row shown, where it is seen.
+    if (!params.afterId && pages.more && rows.size) params = { ...params, afterId: domRows().at(-1).id };
     saveAll();
     sessionCalls += 1;
     try {
@@ -406,9 +412,16 @@ export function mount(section, { rpc }) {
 
   // Loading
 
-  async function listAll() {
-    const { items, last } = await allPages(rpc, 'reminders.list');
-    return { items, editingId: last.editingId };
+  /** Reads again, from the start, as many reminders as there are rows (at least a page). */
+  async function listShown() {
+    const items = await pages.reload(rows.size);
+    return { items, editingId: pages.last.editingId };
+  }
+
+  /** Of `candidates`, rows missing from what was read, the ids the server still has further down the list. */
+  async function furtherDown(candidates) {
+    const found = await Promise.all(candidates.map((row) => rpc.call('reminders.get', { id: row.id }).then(() => row.id, () => null)));
+    return new Set(found.filter(Boolean));
   }
 
   async function load() {
@@ -416,7 +429,7 @@ export function mount(section, { rpc }) {
     const calls = sessionCalls;
     let answer;
     try {
-      answer = await listAll();
+      answer = await listShown();
       showError(listError, null);
     } catch (error) {
       showError(listError, error);
@@ -438,13 +451,20 @@ export function mount(section, { rpc }) {
         ordered.push(created);
       }
     }
-    // Rows the server no longer has: gone, unless they hold text the user typed and the server never got.
+    // Rows the server no longer has: gone, unless they hold text the user typed and the server never got. With
+    // more of the list than is loaded, a row being typed in may only have moved further down: it stays.
+    const missing = domRows().filter((row) => !seen.has(row.id) && before.has(row.id));
+    const further = pages.more
+      ? await furtherDown(missing.filter((row) => unsaved(row) || row.li.contains(document.activeElement)))
+      : new Set();
     const lost = [];
     let previous = null;
     for (const row of domRows()) {
       if (seen.has(row.id)) { previous = row; continue; }
       if (!before.has(row.id)) continue;
-      if (unsaved(row) && row.title.value.trim()) {
+      if (further.has(row.id)) {
+        ordered.push(row);
+      } else if (unsaved(row) && row.title.value.trim()) {
         lost.push([row, previous?.id ?? null]);
         ordered.splice(previous ? ordered.indexOf(previous) + 1 : 0, 0, row);
         previous = row;
@@ -455,7 +475,30 @@ export function mount(section, { rpc }) {
     arrangeRows(ordered);
     for (const row of rows.values()) row.li.classList.toggle('editing', row.id === editingId);
     showEmpty();
+    more.show(pages.more);
     for (const [row, afterId] of lost) await rescue(row, afterId && seen.has(afterId) ? afterId : null);
+  }
+
+  /** The next page, added below the rows; resolves to what it added (`null` when it could not be read). */
+  async function loadMore(limit) {
+    let added = null;
+    try {
+      added = await pages.next(limit);
+      showError(listError, null);
+      quiet = true;
+      try {
+        for (const item of added.filter((each) => !rows.has(each.id))) {
+          const row = createRow(item);
+          rows.set(item.id, row);
+          list.append(row.li);
+        }
+      } finally { quiet = false; }
+      showEmpty();
+    } catch (error) {
+      showError(listError, error);
+    }
+    more.show(pages.more);
+    return added;
   }
 
   const schedule = coalesce(load);
@@ -621,6 +664,10 @@ export function mount(section, { rpc }) {
     },
     async open(id) {
       if (!rows.has(id)) await load();
+      // A reminder further down than what is loaded: the list is read down to it, in large pages.
+      while (!rows.has(id) && pages.more) {
+        if (!(await loadMore(500))) break;
+      }
       const row = rows.get(id);
       if (!row) return;
       row.li.scrollIntoView({ block: 'center' });
@@ -630,6 +677,7 @@ export function mount(section, { rpc }) {
       heading.textContent = t('reminders');
       newLabel.textContent = t('reminders.new');
       empty.textContent = t('reminders.empty');
+      more.element.textContent = t('loadMore');
       list.setAttribute('aria-label', t('reminders.list'));
       for (const row of rows.values()) translateRow(row);
     },

@@ -231,19 +231,3 @@ export function moreButton(load) {
     },
   };
 }
-
-/**
- * Every page of a list method, in order: resolves to `{items, last}`, `last` being the final page's answer
- * (for what a list says beside its items, such as `editingId`).
- */
-export async function allPages(rpc, method, params = {}) {
-  const items = [];
-  let page;
-  let cursor = null;
-  do {
-    page = await rpc.call(method, cursor ? { ...params, limit: 500, cursor } : { ...params, limit: 500 });
-    items.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { items, last: page };
-}
