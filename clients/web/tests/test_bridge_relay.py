@@ -18,6 +18,8 @@ import aiohttp
 import pytest
 
 from bridge_pages import CYRILLIC, JAPANESE, alive, cmdline, get, is_status, page, until
+from fill import fill
+from satchel_web.page import BACKLOG
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -151,6 +153,28 @@ def test_a_change_on_one_page_reaches_the_other(bridge, run):
             assert gone["params"]["entity"] is None
 
     run(two_pages())
+
+
+def test_a_page_that_reads_slower_than_a_burst_of_changes_gets_the_newest_of_each_domain(bridge, run):
+    total = 50_000  # more than the socket's buffers hold: the rest waits in the bridge, or not at all
+
+    async def burst() -> None:
+        async with page(bridge) as socket:
+            # The page reads nothing while another process creates the notes, then reads everything.
+            await asyncio.to_thread(fill, bridge.db, "notes.create", ({"title": f"n{i}"} for i in range(total)))
+            notifications, told, last = 0, 0, None
+            while told < total:
+                message = await socket.receive(timeout=30)
+                if isinstance(message, dict) and message.get("method") == "changed":
+                    notifications, last = notifications + 1, message
+                    told += 1 + message["params"].get("skipped", 0)
+            assert told == total, "every change is sent or counted in the skipped of a newer one"
+            assert notifications < total - BACKLOG, f"{notifications} notifications for {total} changes"
+            assert last["params"]["entity"]["title"] == f"n{total - 1}"  # the newest comes last
+            assert last["params"]["skipped"] > 0
+            assert await socket.result("ping") == {}
+
+    run(burst())
 
 
 def test_each_page_has_a_satchel_and_a_language_of_its_own_that_end_with_it(bridge, run):

@@ -28,6 +28,9 @@ NOT_RELAYED = frozenset({"shutdown", "exit"})
 # Methods that read or write any file the server's user may: a page reaches files only through
 # bridge/export and bridge/import, which choose the paths themselves.
 FILE_METHODS = frozenset({"export", "import"})
+#: ``changed`` notifications that may wait for a page that reads them slower than they come (a busy tab, a
+#: large import): past it, only the newest change of each domain is kept until the page has read the rest.
+BACKLOG = 1000
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,8 @@ class PageSession:
     """One page: its WebSocket, its satchel, and the relay between them.
 
     Everything sent to the page goes through one queue and one writer task, so messages leave in the order
-    they were produced (``restarting`` before the errors of the requests it cut short).
+    they were produced (``restarting`` before the errors of the requests it cut short). The changes in that
+    queue are at most ``BACKLOG``: a burst of any size costs the bridge bounded memory (``_relay_change``).
     """
 
     def __init__(self, ws: web.WebSocketResponse, backend: Backend, files: Exchange) -> None:
@@ -58,7 +62,9 @@ class PageSession:
         self.satchel: AsyncSatchel | None = None
         self._ready = asyncio.Event()
         self._initialize: tuple[JSON] | None = None  # the params of the page's last accepted `initialize`
-        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, bool]] = asyncio.Queue()  # (text, whether it is a change)
+        self._backlog = 0  # changes in the outbox
+        self._held: dict[str, dict[str, Any]] = {}  # past BACKLOG: domain -> its newest change, to send once caught up
         self._tasks: set[asyncio.Task[Any]] = set()
         self._feed: asyncio.Task[None] | None = None
         self._failures = 0  # satchels in a row that did not start or died young
@@ -149,12 +155,24 @@ class PageSession:
     async def _forward_changes(self, satchel: AsyncSatchel) -> None:
         try:
             async for change in satchel.changes():
-                self._emit(notification("changed", {
+                self._relay_change({
                     "seq": change.seq, "at": change.at, "domain": change.domain, "kind": change.kind,
                     "id": change.id, "entity": change.entity,
-                }))
+                })
         except ServerExited:
             self._exited(satchel)
+
+    def _relay_change(self, params: dict[str, Any]) -> None:
+        """Sends a change to the page while fewer than ``BACKLOG`` wait for it. Past that, the page is behind
+        (an import of a million notes is a million changes): each domain's newest change is kept instead, with
+        ``skipped``, how many of that domain's changes before it the page will not see, and sent when the page
+        has read what was waiting. The page refreshes a domain on any change of it, so it ends showing the
+        newest data, and nothing is held per change."""
+        if self._held or self._backlog >= BACKLOG:
+            before = self._held.get(params["domain"])
+            self._held[params["domain"]] = {**params, "skipped": before["skipped"] + 1 if before else 0}
+        else:
+            self._emit(notification("changed", params), change=True)
 
     def _notified(self, method: str, params: JSON) -> None:
         """The server's notifications other than ``changed`` go to the page as they are."""
@@ -298,13 +316,14 @@ class PageSession:
 
     # To the page
 
-    def _emit(self, message: JSON) -> None:
+    def _emit(self, message: JSON, change: bool = False) -> None:
         if not self._closed:
-            self._outbox.put_nowait(encode(message))
+            self._backlog += change
+            self._outbox.put_nowait((encode(message), change))
 
     async def _write_loop(self) -> None:
         while True:
-            text = await self._outbox.get()
+            text, change = await self._outbox.get()
             if self.ws.closed:
                 return
             try:
@@ -312,6 +331,11 @@ class PageSession:
             except (ConnectionError, RuntimeError) as problem:
                 LOG.debug("the page's socket is closing: %s", problem)
                 return
+            self._backlog -= change
+            if change and not self._backlog and self._held:
+                held, self._held = self._held, {}
+                for params in sorted(held.values(), key=lambda each: each["seq"]):
+                    self._emit(notification("changed", params), change=True)
 
 
 def _may_name_a_file(params: JSON) -> bool:
