@@ -187,14 +187,9 @@ public final class NoteStore: DeferringInserts {
     public func move(id: String, to index: Int) throws(DomainError) -> Note {
         try storage {
             try database.transaction {
-                guard var note = try find(id) else { throw DomainError.notFound(kind: "note", id: id) }
-                if let (updatedAt, revision) = try order.moveRecorded(
-                    id: id, kind: "note", to: index, domain: .notes, changes: changes, now: clock.nowMilliseconds())
-                {
-                    note.updatedAt = updatedAt
-                    note.revision = revision
-                }
-                return note
+                try order.move(
+                    id: id, kind: "note", to: index, domain: .notes, changes: changes, now: clock.nowMilliseconds()
+                ) { try find(id) }
             }
         }
     }

@@ -128,14 +128,9 @@ public final class PhotoNoteStore {
     public func move(id: String, to index: Int) throws(DomainError) -> PhotoNote {
         try storage {
             try database.transaction {
-                guard var photo = try find(id) else { throw DomainError.notFound(kind: "photo", id: id) }
-                if let (updatedAt, revision) = try order.moveRecorded(
-                    id: id, kind: "photo", to: index, domain: .photos, changes: changes, now: clock.nowMilliseconds())
-                {
-                    photo.updatedAt = updatedAt
-                    photo.revision = revision
-                }
-                return photo
+                try order.move(
+                    id: id, kind: "photo", to: index, domain: .photos, changes: changes, now: clock.nowMilliseconds()
+                ) { try find(id) }
             }
         }
     }

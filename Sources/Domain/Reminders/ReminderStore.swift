@@ -116,14 +116,9 @@ public final class ReminderStore {
     public func move(id: String, to index: Int, session: ReminderEditingSession) throws(DomainError) -> Reminder {
         try storage {
             try database.transaction {
-                guard var reminder = try find(id, session: session) else { throw DomainError.notFound(kind: "reminder", id: id) }
-                if let (updatedAt, revision) = try order.moveRecorded(
-                    id: id, kind: "reminder", to: index, domain: .reminders, changes: changes, now: clock.nowMilliseconds())
-                {
-                    reminder.updatedAt = updatedAt
-                    reminder.revision = revision
-                }
-                return reminder
+                try order.move(
+                    id: id, kind: "reminder", to: index, domain: .reminders, changes: changes, now: clock.nowMilliseconds()
+                ) { try find(id, session: session) }
             }
         }
     }

@@ -1,3 +1,13 @@
+/// An entity kept in a user's order: a move bumps its revision.
+protocol OrderedEntity {
+    var updatedAt: Int64 { get set }
+    var revision: Int64 { get set }
+}
+
+extension Note: OrderedEntity {}
+extension PhotoNote: OrderedEntity {}
+extension Reminder: OrderedEntity {}
+
 /// The user's order of a table's rows, kept in an integer `position` column with gaps.
 ///
 /// Appends take the next gap; inserts and moves take the midpoint of their new neighbours, and only when
@@ -39,24 +49,29 @@ struct OrderedList {
             "SELECT position FROM \(table) ORDER BY position LIMIT 1 OFFSET ?1", [.integer(Int64(index))])
     }
 
-    /// `entity.move`: moves row `id` (a `kind`, for errors) to 0-based `index` in the whole list, bumps its
-    /// revision and records a `moved` event in `domain`. Returns the new (updatedAt, revision), or `nil`
-    /// when the row was already there. Runs inside the caller's transaction.
-    func moveRecorded(
-        id: String, kind: String, to index: Int, domain: ChangeDomain, changes: ChangeLog, now: Int64
-    ) throws -> (updatedAt: Int64, revision: Int64)? {
-        guard let from = try self.index(of: id) else { throw DomainError.notFound(kind: kind, id: id) }
+    /// `entity.move` for every ordered store: moves row `id` (a `kind`, for errors) to 0-based `index` in the
+    /// whole list, bumps its revision and records a `moved` event in `domain`, and returns the entity as
+    /// `find` reads it, with its new `updatedAt` and `revision` (unchanged when it was already there). Runs
+    /// inside the caller's transaction.
+    func move<Entity: OrderedEntity>(
+        id: String, kind: String, to index: Int, domain: ChangeDomain, changes: ChangeLog, now: Int64,
+        find: () throws -> Entity?
+    ) throws -> Entity {
+        guard var entity = try find(), let from = try self.index(of: id) else {
+            throw DomainError.notFound(kind: kind, id: id)
+        }
         let count = try self.count()
         guard index >= 0, index < count else {
             throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
         }
-        guard index != from else { return nil }
+        guard index != from else { return entity }
         try move(id: id, from: from, to: index, count: count)
         try database.run(
             "UPDATE \(table) SET updated_at = ?2, revision = revision + 1 WHERE id = ?1", [.text(id), .integer(now)])
         try changes.record(domain, .moved, id: id, at: now)
-        let revision = try database.scalarInteger("SELECT revision FROM \(table) WHERE id = ?1", [.text(id)]) ?? 0
-        return (now, revision)
+        entity.updatedAt = now
+        entity.revision = try database.scalarInteger("SELECT revision FROM \(table) WHERE id = ?1", [.text(id)]) ?? 0
+        return entity
     }
 
     /// Where the page after `cursor` starts: after the cursor's row where it is now (the list may have been
