@@ -388,3 +388,36 @@ import Testing
     }
 }
 
+
+/// A name read back from the database that this build does not know is a damaged database, never a guess
+/// (an unknown domain used to read as `notes`).
+@Suite struct StoredNamesTests {
+    static func isCorrupt(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return false
+        } catch let error as DomainError {
+            if case .storage(let reason, _) = error { return reason == "databaseCorrupt" }
+            return false
+        } catch {
+            return false
+        }
+    }
+
+    @Test(arguments: ["domain = 'widgets'", "kind = 'exploded'"])
+    func anUnknownDomainOrKindInTheChangeLogIsACorruptDatabase(damage: String) throws {
+        let store = try DomainTestSupport.openStore()
+        _ = try store.notes.create(NoteDraft(title: "a note"))
+        try store.database.execute("UPDATE changes SET \(damage)")
+        #expect(Self.isCorrupt { _ = try store.changes.events(after: 0, limit: 10) })
+        #expect(Self.isCorrupt { _ = try store.search.search("note") }, "the index follows the same log")
+    }
+
+    @Test func anUnknownMessageOriginIsACorruptDatabase() throws {
+        let store = try DomainTestSupport.openStore()
+        let message = try store.messages.send(text: "hello")
+        try store.database.execute("UPDATE messages SET origin = 'martian'")
+        #expect(Self.isCorrupt { _ = try store.messages.get(id: message.id) })
+        #expect(Self.isCorrupt { _ = try store.messages.list(PageRequest(limit: 10)) })
+    }
+}

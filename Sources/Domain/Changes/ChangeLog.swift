@@ -83,8 +83,8 @@ public final class ChangeLog: DeferringInserts {
                 events.append(
                     ChangeEvent(
                         sequence: row.int64(0), at: row.int64(1),
-                        domain: ChangeDomain(rawValue: row.text(2)) ?? .notes,
-                        kind: ChangeKind(rawValue: row.text(3)) ?? .updated, id: row.text(4)))
+                        domain: try stored(ChangeDomain.self, row.text(2)),
+                        kind: try stored(ChangeKind.self, row.text(3)), id: row.text(4)))
             }
             return events
         }

@@ -36,3 +36,13 @@ func storage<T>(_ body: () throws -> T) throws(DomainError) -> T {
         throw DomainError.storage(reason: "storageError", detail: "\(error)")
     }
 }
+
+/// A name read back from the database (a change's domain or kind, a message's origin) as this build's type;
+/// one it does not know means the file was damaged or written by something else: `databaseCorrupt`, never a
+/// guess.
+func stored<Value: RawRepresentable>(_ type: Value.Type, _ text: String) throws -> Value where Value.RawValue == String {
+    guard let value = Value(rawValue: text) else {
+        throw DomainError.storage(reason: "databaseCorrupt", detail: "the database holds an unknown \(Value.self) '\(text)'")
+    }
+    return value
+}

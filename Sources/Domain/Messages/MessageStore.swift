@@ -27,11 +27,11 @@ public final class MessageStore {
     private static let selectByID = "SELECT \(columns) FROM messages WHERE id = ?1"
     private static let selectPage = "SELECT \(columns) FROM messages WHERE position < ?1 ORDER BY position DESC LIMIT ?2"
 
-    private static func message(_ row: Statement) -> Message {
+    private static func message(_ row: Statement) throws -> Message {
         Message(
             id: row.text(0), text: row.text(1), sentAt: row.int64(2),
             author: Author(name: row.text(3), avatarURL: row.textOrNil(4)),
-            origin: Message.Origin(rawValue: row.text(5)) ?? .remote)
+            origin: try stored(Message.Origin.self, row.text(5)))
     }
 
     /// A page of stored messages, newest first (index 0 is the bottom of the chat).
@@ -41,7 +41,7 @@ public final class MessageStore {
             var rows: [(item: Message, key: Int64)] = []
             try database.statement(Self.selectPage).forEachRow([
                 .integer(after?.key ?? Int64.max), .integer(Int64(request.limit + 1)),
-            ]) { rows.append((Self.message($0), $0.int64(6))) }
+            ]) { rows.append((try Self.message($0), $0.int64(6))) }
             return Page(keyset: rows, limit: request.limit, id: \.id)
         }
     }

@@ -127,9 +127,8 @@ public final class SearchIndex {
             .forEachRow([.integer(through), .integer(Int64(limit))]) { row in
                 last = row.int64(0)
                 // A move changes no text; images have none.
-                guard row.text(2) != ChangeKind.moved.rawValue, let domain = ChangeDomain(rawValue: row.text(1)),
-                    Self.sourceSQL[domain] != nil
-                else { return }
+                let domain = try stored(ChangeDomain.self, row.text(1))
+                guard try stored(ChangeKind.self, row.text(2)) != .moved, Self.sourceSQL[domain] != nil else { return }
                 let entity = Entity(domain: domain, id: row.text(3))
                 if seen.insert(entity).inserted { entities.append(entity) }
             }
@@ -295,7 +294,7 @@ public final class SearchIndex {
             }
             var hits: [SearchHit] = []
             try Statement(database: database, sql: sql).forEachRow(values) { row in
-                guard let domain = ChangeDomain(rawValue: row.text(0)) else { return }
+                let domain = try stored(ChangeDomain.self, row.text(0))
                 let title = row.text(2)
                 let body = row.text(3)
                 let snippet = row.textOrNil(4) ?? Self.snippet(title: title, body: body, terms: terms)
