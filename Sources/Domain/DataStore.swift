@@ -50,7 +50,7 @@ public final class DataStore {
         } catch let error as SQLiteError {
             throw DomainError(error)
         } catch {
-            throw DomainError.storage(reason: "storageError", detail: "\(error)")
+            throw DomainError.storage(reason: .storageError, detail: "\(error)")
         }
         self.clock = clock
         let ids = ids ?? RandomIDGenerator(clock: clock)

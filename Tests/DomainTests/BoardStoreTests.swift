@@ -135,7 +135,7 @@ import Testing
     func titleOf256CharactersIsTitleTooLong(title: String) throws {
         try #require(title.count == 256)
         let store = try Support.openStore()
-        #expect(throws: DomainError.validation(reason: "titleTooLong", field: "title", limit: 255)) {
+        #expect(throws: DomainError.validation(reason: .titleTooLong, field: "title", limit: 255)) {
             try store.board.create(title: title)
         }
         #expect(try store.board.count() == 0)
@@ -151,7 +151,7 @@ import Testing
 
     @Test func emptyTitleIsEmptyTitle() throws {
         let store = try Support.openStore()
-        #expect(throws: DomainError.validation(reason: "emptyTitle", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyTitle, field: "title")) {
             try store.board.create(title: "")
         }
         #expect(try store.board.count() == 0)
@@ -247,7 +247,7 @@ import Testing
         let store = try Support.openStore()
         let post = try store.board.create(title: "Fig")
         _ = try store.board.vote(id: post.id, .up)
-        #expect(throws: DomainError.validation(reason: "voterRequired", field: "voter")) {
+        #expect(throws: DomainError.validation(reason: .voterRequired, field: "voter")) {
             try store.board.vote(id: post.id, .clear)
         }
         let stored = try store.board.get(id: post.id)

@@ -397,7 +397,7 @@ import Testing
             try body()
             return false
         } catch let error as DomainError {
-            if case .storage(let reason, _) = error { return reason == "databaseCorrupt" }
+            if case .storage(let reason, _) = error { return reason == .databaseCorrupt }
             return false
         } catch {
             return false

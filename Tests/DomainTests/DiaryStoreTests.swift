@@ -55,10 +55,10 @@ import Testing
 
     @Test func postWithoutTextAndImagesIsEmptyPost() throws {
         let store = try Self.makeStore()
-        #expect(throws: DomainError.validation(reason: "emptyPost", field: "text")) {
+        #expect(throws: DomainError.validation(reason: .emptyPost, field: "text")) {
             try store.diary.create(text: nil, images: [])
         }
-        #expect(throws: DomainError.validation(reason: "emptyPost", field: "text")) {
+        #expect(throws: DomainError.validation(reason: .emptyPost, field: "text")) {
             try store.diary.create(text: "", images: [])
         }
         #expect(try store.diary.count() == 0)
@@ -67,7 +67,7 @@ import Testing
     @Test(arguments: [" ", "\n", "   \n\t  \r\n ", "\u{3000}\u{00A0}"])
     func blankTextWithoutImagesIsEmptyPost(_ text: String) throws {
         let store = try Self.makeStore()
-        #expect(throws: DomainError.validation(reason: "emptyPost", field: "text")) {
+        #expect(throws: DomainError.validation(reason: .emptyPost, field: "text")) {
             try store.diary.create(text: text, images: [])
         }
         #expect(try store.diary.count() == 0)
@@ -114,7 +114,7 @@ import Testing
         let imagesBefore = try store.images.count()
         let inputs = try Self.distinctFixtures.map { try Self.base64($0) }
         #expect(inputs.count == 5)
-        #expect(throws: DomainError.validation(reason: "tooManyImages", field: "images", limit: 4)) {
+        #expect(throws: DomainError.validation(reason: .tooManyImages, field: "images", limit: 4)) {
             try store.diary.create(text: "five", images: inputs)
         }
         #expect(try store.diary.count() == 0)
@@ -261,7 +261,7 @@ import Testing
         ]
         for bad in badInputs {
             let inputs = [try Self.base64("sample.gif"), try Self.base64("sample-baseline.jpg"), bad]
-            #expect(throws: DomainError.validation(reason: "unsupportedImage", field: "images[2]")) {
+            #expect(throws: DomainError.validation(reason: .unsupportedImage, field: "images[2]")) {
                 try store.diary.create(text: "has a bad image", images: inputs)
             }
         }
@@ -308,16 +308,16 @@ import Testing
     @Test func updateThatWouldEmptyThePostIsEmptyPostAndChangesNothing() throws {
         let store = try Self.makeStore()
         let textOnly = try store.diary.create(text: "only words", images: [])
-        #expect(throws: DomainError.validation(reason: "emptyPost", field: "text")) {
+        #expect(throws: DomainError.validation(reason: .emptyPost, field: "text")) {
             try store.diary.update(id: textOnly.id, text: .some(nil), images: nil)
         }
-        #expect(throws: DomainError.validation(reason: "emptyPost", field: "text")) {
+        #expect(throws: DomainError.validation(reason: .emptyPost, field: "text")) {
             try store.diary.update(id: textOnly.id, text: " \n ", images: nil)
         }
         #expect(try store.diary.get(id: textOnly.id) == textOnly)
 
         let imageOnly = try store.diary.create(text: nil, images: [try Self.base64("sample.png")])
-        #expect(throws: DomainError.validation(reason: "emptyPost", field: "text")) {
+        #expect(throws: DomainError.validation(reason: .emptyPost, field: "text")) {
             try store.diary.update(id: imageOnly.id, text: nil, images: [])
         }
         #expect(try store.diary.get(id: imageOnly.id) == imageOnly)
@@ -329,7 +329,7 @@ import Testing
         let post = try store.diary.create(text: "one", images: [try Self.base64("sample-alpha.webp")])
         let imagesBefore = try store.images.count()
         let inputs = try Self.distinctFixtures.map { try Self.base64($0) }
-        #expect(throws: DomainError.validation(reason: "tooManyImages", field: "images", limit: 4)) {
+        #expect(throws: DomainError.validation(reason: .tooManyImages, field: "images", limit: 4)) {
             try store.diary.update(id: post.id, text: "two", images: inputs)
         }
         #expect(try store.diary.get(id: post.id) == post)

@@ -84,7 +84,7 @@ import Testing
         Double.signalingNaN,
     ])
     func componentOutsideZeroToOneOrNotFiniteIsInvalidColor(component: String, value: Double) {
-        #expect(throws: DomainError.validation(reason: "invalidColor", field: "color.\(component)")) {
+        #expect(throws: DomainError.validation(reason: .invalidColor, field: "color.\(component)")) {
             switch component {
             case "hue": _ = try HSBColor(hue: value, saturation: 0.5, brightness: 0.5)
             case "saturation": _ = try HSBColor(hue: 0.5, saturation: value, brightness: 0.5)
@@ -94,10 +94,10 @@ import Testing
     }
 
     @Test func theFirstBadComponentIsNamedAndTheFieldPrefixIsUsed() {
-        #expect(throws: DomainError.validation(reason: "invalidColor", field: "color.saturation")) {
+        #expect(throws: DomainError.validation(reason: .invalidColor, field: "color.saturation")) {
             try HSBColor(hue: 0.5, saturation: 2, brightness: .nan)
         }
-        #expect(throws: DomainError.validation(reason: "invalidColor", field: "params.color.brightness")) {
+        #expect(throws: DomainError.validation(reason: .invalidColor, field: "params.color.brightness")) {
             try HSBColor(hue: 0, saturation: 0, brightness: -1, field: "params.color")
         }
     }

@@ -22,7 +22,7 @@ import Testing
             let photo = try body()
             Issue.record("expected a validation error, got \(photo)", sourceLocation: sourceLocation)
         } catch .validation(let reason, let field, let limit) {
-            return (reason, field, limit)
+            return (reason.rawValue, field, limit)
         } catch {
             Issue.record("expected a validation error, got \(error)", sourceLocation: sourceLocation)
         }
@@ -76,7 +76,7 @@ import Testing
     @Test func relativePathIsRefused() throws {
         let store = try Self.makeStore()
         for path in ["sample.png", "Fixtures/sample.png", "./sample.png", "~/sample.png", ""] {
-            #expect(throws: DomainError.validation(reason: "imagePathNotAbsolute", field: "image.path")) {
+            #expect(throws: DomainError.validation(reason: .imagePathNotAbsolute, field: "image.path")) {
                 try store.photos.add(image: .path(path), caption: nil)
             }
         }
@@ -89,7 +89,7 @@ import Testing
         let missing = ImageFixture.path("no-such-file-\(UUID().uuidString).png")
         #expect(!FileManager.default.fileExists(atPath: missing))
         for path in [ImageFixture.folder.path, "/", missing, "/no/such/directory/sample.png"] {
-            #expect(throws: DomainError.validation(reason: "imageUnreadable", field: "image.path"), "\(path)") {
+            #expect(throws: DomainError.validation(reason: .imageUnreadable, field: "image.path"), "\(path)") {
                 try store.photos.add(image: .path(path), caption: nil)
             }
         }
@@ -100,7 +100,7 @@ import Testing
     @Test func invalidBase64IsRefused() throws {
         let store = try Self.makeStore()
         for text in ["not base64!", "@@@@", "iVBORw0KGgo=-_", "QUJD\u{E9}", "iVBORw0K*Ggo="] {
-            #expect(throws: DomainError.validation(reason: "invalidBase64", field: "image.data"), "\(text)") {
+            #expect(throws: DomainError.validation(reason: .invalidBase64, field: "image.data"), "\(text)") {
                 try store.photos.add(image: .data(base64: text, claimedMimeType: "image/png"), caption: nil)
             }
         }
@@ -119,10 +119,10 @@ import Testing
 
     @Test func renamedTextFileIsUnsupported() throws {
         let store = try Self.makeStore()
-        #expect(throws: DomainError.validation(reason: "unsupportedImage", field: "image")) {
+        #expect(throws: DomainError.validation(reason: .unsupportedImage, field: "image")) {
             try store.photos.add(image: try Self.base64(ImageFixture.notAnImage), caption: nil)
         }
-        #expect(throws: DomainError.validation(reason: "unsupportedImage", field: "image")) {
+        #expect(throws: DomainError.validation(reason: .unsupportedImage, field: "image")) {
             try store.photos.add(image: .path(ImageFixture.path(ImageFixture.notAnImage)), caption: nil)
         }
         #expect(try store.images.count() == 0)
@@ -148,7 +148,7 @@ import Testing
             #expect(error?.field.hasPrefix("image") == true, "\(input)")
         }
         #expect(
-            throws: DomainError.validation(reason: "imageTooLarge", field: "image.path", limit: Int64(limit))
+            throws: DomainError.validation(reason: .imageTooLarge, field: "image.path", limit: Int64(limit))
         ) {
             try store.photos.add(image: .path(ImageFixture.path("sample-baseline.jpg")), caption: nil)
         }

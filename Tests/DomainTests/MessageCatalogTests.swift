@@ -12,6 +12,12 @@ import Testing
         }
     }
 
+    @Test func everyReasonHasAMessage() {
+        for reason in Reason.allCases {
+            #expect(MessageCatalog.all[MessageKey(rawValue: reason.rawValue)] != nil, "\(reason) has no message")
+        }
+    }
+
     @Test func placeholdersAgreeAcrossLanguages() {
         func placeholders(_ text: String) -> Set<String> {
             var found: Set<String> = []

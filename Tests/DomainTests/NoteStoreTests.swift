@@ -79,7 +79,7 @@ import Testing
     ])
     func titleOf501CharactersIsTitleTooLong(title: String) throws {
         let store = try Support.openStore()
-        #expect(throws: DomainError.validation(reason: "titleTooLong", field: "title", limit: 500)) {
+        #expect(throws: DomainError.validation(reason: .titleTooLong, field: "title", limit: 500)) {
             try store.notes.create(NoteDraft(title: title, content: "body"))
         }
         #expect(try store.notes.count() == 0)
@@ -99,7 +99,7 @@ import Testing
         let store = try Support.openStore()
         // 1,000,001 characters; 3,000,003 UTF-8 bytes.
         let content = String(repeating: Support.combiningE, count: 1_000_001)
-        #expect(throws: DomainError.validation(reason: "contentTooLong", field: "content", limit: 1_000_000)) {
+        #expect(throws: DomainError.validation(reason: .contentTooLong, field: "content", limit: 1_000_000)) {
             try store.notes.create(NoteDraft(title: "t", content: content))
         }
         #expect(try store.notes.count() == 0)
@@ -120,7 +120,7 @@ import Testing
     ])
     func bothBlankIsEmptyNote(title: String, content: String) throws {
         let store = try Support.openStore()
-        #expect(throws: DomainError.validation(reason: "emptyNote", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyNote, field: "title")) {
             try store.notes.create(NoteDraft(title: title, content: content))
         }
         #expect(try store.notes.count() == 0)
@@ -213,10 +213,10 @@ import Testing
         let both = try store.notes.create(NoteDraft(title: "T", content: "C"))
         clock.advance(by: 1000)
 
-        #expect(throws: DomainError.validation(reason: "emptyNote", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyNote, field: "title")) {
             try store.notes.update(id: titled.id, NoteChanges(title: " \n\t"))
         }
-        #expect(throws: DomainError.validation(reason: "emptyNote", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyNote, field: "title")) {
             try store.notes.update(id: both.id, NoteChanges(title: "", content: "\n"))
         }
         #expect(try store.notes.get(id: titled.id) == titled)
@@ -234,10 +234,10 @@ import Testing
     @Test func updateBreakingALengthLimitChangesNothing() throws {
         let store = try Support.openStore()
         let note = try store.notes.create(NoteDraft(title: "T", content: "C"))
-        #expect(throws: DomainError.validation(reason: "titleTooLong", field: "title", limit: 500)) {
+        #expect(throws: DomainError.validation(reason: .titleTooLong, field: "title", limit: 500)) {
             try store.notes.update(id: note.id, NoteChanges(title: Support.characters(501), content: "new"))
         }
-        #expect(throws: DomainError.validation(reason: "contentTooLong", field: "content", limit: 1_000_000)) {
+        #expect(throws: DomainError.validation(reason: .contentTooLong, field: "content", limit: 1_000_000)) {
             try store.notes.update(id: note.id, NoteChanges(content: String(repeating: "x", count: 1_000_001)))
         }
         #expect(try store.notes.get(id: note.id) == note)
@@ -385,7 +385,7 @@ import Testing
 
     @Test func captionOf1001CharactersIsCaptionTooLongOnAddAndUpdate() throws {
         let store = try Support.openStore()
-        let tooLong = DomainError.validation(reason: "captionTooLong", field: "caption", limit: 1000)
+        let tooLong = DomainError.validation(reason: .captionTooLong, field: "caption", limit: 1000)
         #expect(throws: tooLong) { try store.photos.add(image: Support.png(), caption: Support.characters(1001)) }
         #expect(try store.photos.count() == 0)
         #expect(try store.images.count() == 0)
@@ -465,7 +465,7 @@ import Testing
     @Test func unsupportedImageAddsNothing() throws {
         let store = try Support.openStore()
         let text = ImageInput.data(base64: Data("not an image".utf8).base64EncodedString(), claimedMimeType: "image/png")
-        #expect(throws: DomainError.validation(reason: "unsupportedImage", field: "image")) {
+        #expect(throws: DomainError.validation(reason: .unsupportedImage, field: "image")) {
             try store.photos.add(image: text, caption: "x")
         }
         #expect(try store.photos.count() == 0)

@@ -137,7 +137,7 @@ import Testing
         let before = try Support.noteIDs(store)
         let sequence = try store.changes.latestSequence()
         for index in [-1, existing + 1, existing + 100, Int.min, Int.max] {
-            #expect(throws: DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(existing))) {
+            #expect(throws: DomainError.validation(reason: .indexOutOfRange, field: "atIndex", limit: Int64(existing))) {
                 try store.notes.create(NoteDraft(title: "x"), at: index)
             }
         }
@@ -227,7 +227,7 @@ import Testing
         let (lists, ids) = try makeLists(kind, count: 4)
         let sequence = try lists.store.changes.latestSequence()
         for index in [-1, 4, 5, Int.min, Int.max] {
-            #expect(throws: DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: 3)) {
+            #expect(throws: DomainError.validation(reason: .indexOutOfRange, field: "toIndex", limit: 3)) {
                 try lists.move(ids[1], to: index)
             }
         }
@@ -240,7 +240,7 @@ import Testing
     func theOnlyItemCanOnlyMoveToZero(kind: Kind) throws {
         let (lists, ids) = try makeLists(kind, count: 1)
         #expect(try lists.move(ids[0], to: 0).revision == 1)
-        #expect(throws: DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: 0)) {
+        #expect(throws: DomainError.validation(reason: .indexOutOfRange, field: "toIndex", limit: 0)) {
             try lists.move(ids[0], to: 1)
         }
     }

@@ -159,7 +159,7 @@ import Testing
         let editor = store.makeEditingSession()
         let other = store.makeEditingSession()
         let blank = try store.reminders.add(session: editor).reminder
-        #expect(throws: DomainError.validation(reason: "emptyTitle", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyTitle, field: "title")) {
             try store.reminders.submit(id: blank.id, session: other)
         }
         #expect(try R.ids(store, editor) == [blank.id])

@@ -132,7 +132,7 @@ import Testing
     @Test func addingWithATitleOver1000CharactersIsTitleTooLong() throws {
         let store = try Support.openStore()
         let session = store.makeEditingSession()
-        #expect(throws: DomainError.validation(reason: "titleTooLong", field: "title", limit: 1000)) {
+        #expect(throws: DomainError.validation(reason: .titleTooLong, field: "title", limit: 1000)) {
             try store.reminders.add(title: Support.characters(1001), session: session)
         }
         #expect(try store.reminders.count() == 0)
@@ -160,7 +160,7 @@ import Testing
         let session = store.makeEditingSession()
         let id = try R.addTitled(["Milk"], store, session)[0]
         let before = try store.reminders.get(id: id, session: session)
-        #expect(throws: DomainError.validation(reason: "emptyTitle", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyTitle, field: "title")) {
             try store.reminders.update(id: id, ReminderChanges(title: title), session: session)
         }
         #expect(try store.reminders.get(id: id, session: session) == before)
@@ -171,7 +171,7 @@ import Testing
         let editor = store.makeEditingSession()
         let other = store.makeEditingSession()
         let reminder = try store.reminders.add(title: "Milk", session: editor).reminder
-        #expect(throws: DomainError.validation(reason: "emptyTitle", field: "title")) {
+        #expect(throws: DomainError.validation(reason: .emptyTitle, field: "title")) {
             try store.reminders.update(id: reminder.id, ReminderChanges(title: ""), session: other)
         }
         let stored = try store.reminders.get(id: reminder.id, session: editor)
@@ -210,7 +210,7 @@ import Testing
         let store = try Support.openStore()
         let session = store.makeEditingSession()
         let id = try R.addTitled(["Milk"], store, session)[0]
-        #expect(throws: DomainError.validation(reason: "titleTooLong", field: "title", limit: 1000)) {
+        #expect(throws: DomainError.validation(reason: .titleTooLong, field: "title", limit: 1000)) {
             try store.reminders.update(id: id, ReminderChanges(title: Support.characters(1001)), session: session)
         }
         #expect(try store.reminders.get(id: id, session: session).title == "Milk")
@@ -222,7 +222,7 @@ import Testing
         let store = try Support.openStore()
         let session = store.makeEditingSession()
         let id = try R.addTitled(["Milk"], store, session)[0]
-        #expect(throws: DomainError.validation(reason: "memoTooLong", field: "memo", limit: 100_000)) {
+        #expect(throws: DomainError.validation(reason: .memoTooLong, field: "memo", limit: 100_000)) {
             try store.reminders.update(id: id, ReminderChanges(memo: Support.characters(100_001)), session: session)
         }
         #expect(try store.reminders.get(id: id, session: session).memo == nil)
@@ -403,7 +403,7 @@ import Testing
         let store = try Support.openStore()
         let session = store.makeEditingSession()
         let ids = try R.addTitled(["A", "B", "C"], store, session)
-        #expect(throws: DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: 2)) {
+        #expect(throws: DomainError.validation(reason: .indexOutOfRange, field: "toIndex", limit: 2)) {
             try store.reminders.move(id: ids[0], to: index, session: session)
         }
         #expect(try R.ids(store, session) == ids)

@@ -17,9 +17,9 @@ public struct BoardPost: Sendable, Equatable {
     public static let maximumTitleLength = 255
 
     static func check(title: String) throws(DomainError) {
-        if title.isEmpty { throw .validation(reason: "emptyTitle", field: "title") }
+        if title.isEmpty { throw .validation(reason: .emptyTitle, field: "title") }
         if TextRules.exceeds(title, maximumTitleLength) {
-            throw .validation(reason: "titleTooLong", field: "title", limit: Int64(maximumTitleLength))
+            throw .validation(reason: .titleTooLong, field: "title", limit: Int64(maximumTitleLength))
         }
     }
 }

@@ -95,7 +95,7 @@ public final class BoardStore {
     /// switches it, `clear` withdraws it.
     public func vote(id: String, _ request: VoteRequest, voter: String? = nil) throws(DomainError) -> BoardPost {
         if voter == nil, request == .clear {
-            throw .validation(reason: "voterRequired", field: "voter")
+            throw .validation(reason: .voterRequired, field: "voter")
         }
         return try storage {
             try database.transaction {

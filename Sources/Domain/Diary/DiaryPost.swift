@@ -14,10 +14,10 @@ public struct DiaryPost: Sendable, Equatable {
 
     static func check(text: String?, imageCount: Int) throws(DomainError) {
         if imageCount > maximumImages {
-            throw .validation(reason: "tooManyImages", field: "images", limit: Int64(maximumImages))
+            throw .validation(reason: .tooManyImages, field: "images", limit: Int64(maximumImages))
         }
         if imageCount == 0 && TextRules.isBlank(text ?? "") {
-            throw .validation(reason: "emptyPost", field: "text")
+            throw .validation(reason: .emptyPost, field: "text")
         }
     }
 }

@@ -38,7 +38,7 @@ public final class DiaryStore {
     /// Prepares every image input outside the transaction (reading files, decoding, hashing).
     private func prepare(_ inputs: [ImageInput]) throws(DomainError) -> [PreparedImage] {
         if inputs.count > DiaryPost.maximumImages {
-            throw .validation(reason: "tooManyImages", field: "images", limit: Int64(DiaryPost.maximumImages))
+            throw .validation(reason: .tooManyImages, field: "images", limit: Int64(DiaryPost.maximumImages))
         }
         var prepared: [PreparedImage] = []
         for (index, input) in inputs.enumerated() {

@@ -111,7 +111,7 @@ extension Exchange {
         func unique(_ list: String, _ key: String, _ field: String) throws {
             try database.run("INSERT OR IGNORE INTO temp.import_seen(list, key) VALUES (?1, ?2)", [.text(list), .text(key)])
             guard database.changes == 1 else {
-                throw DomainError.validation(reason: "invalidDocument", field: "document.\(field)")
+                throw DomainError.validation(reason: .invalidDocument, field: "document.\(field)")
             }
         }
         func nextPosition(_ table: String) throws -> Int64 {

@@ -9,10 +9,10 @@ import Foundation
 /// replaces only a regular file; an import reads only a regular file (never a FIFO or a device, which could
 /// block the server or never end).
 enum ExchangePath {
-    static func invalid() -> DomainError { .validation(reason: "invalidPath", field: "path") }
+    static func invalid() -> DomainError { .validation(reason: .invalidPath, field: "path") }
 
     static func ioError(_ what: String, _ path: String) -> DomainError {
-        .storage(reason: errno == ENOSPC ? "diskFull" : "ioError", detail: "\(what) \(path): errno \(errno)")
+        .storage(reason: errno == ENOSPC ? .diskFull : .ioError, detail: "\(what) \(path): errno \(errno)")
     }
 }
 
@@ -116,7 +116,7 @@ final class ExchangeFileReader {
     deinit { close(descriptor) }
 
     private static func invalid(_ field: String = "") -> DomainError {
-        .validation(reason: "invalidDocument", field: "document" + field)
+        .validation(reason: .invalidDocument, field: "document" + field)
     }
 
     // MARK: Reading bytes
@@ -322,7 +322,7 @@ final class ExchangeFileReader {
         do {
             return try decoder.decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw DomainError.validation(reason: "invalidDocument", field: "document" + field + ExchangeDocument.path(of: error))
+            throw DomainError.validation(reason: .invalidDocument, field: "document" + field + ExchangeDocument.path(of: error))
         } catch {
             throw Self.invalid(field)
         }

@@ -19,7 +19,7 @@ enum ImportCheck {
     static let maximumCount: Int64 = 1 << 53
 
     private static func invalid(_ field: String) -> DomainError {
-        .validation(reason: "invalidDocument", field: "document." + field)
+        .validation(reason: .invalidDocument, field: "document." + field)
     }
 
     /// The document's `format` and `version`, checked before anything else of it.
@@ -27,7 +27,7 @@ enum ImportCheck {
         guard format == ExchangeDocument.currentFormat else { throw invalid("format") }
         if version > ExchangeDocument.currentVersion {
             throw .validation(
-                reason: "unsupportedVersion", field: "document.version", limit: Int64(ExchangeDocument.currentVersion))
+                reason: .unsupportedVersion, field: "document.version", limit: Int64(ExchangeDocument.currentVersion))
         }
         guard version >= 1 else { throw invalid("version") }
     }
@@ -61,7 +61,7 @@ enum ImportCheck {
         guard let data = Data(base64Encoded: image.data) else { throw invalid("images[\(index)].data") }
         let bytes = [UInt8](data)
         guard let (format, width, height) = ImageFormat.inspect(bytes) else {
-            throw .validation(reason: "unsupportedImage", field: "document.images[\(index)].data")
+            throw .validation(reason: .unsupportedImage, field: "document.images[\(index)].data")
         }
         let sha256 = SHA256.hexDigest(bytes)
         guard sha256 == image.sha256 else { throw invalid("images[\(index)].sha256") }
@@ -99,7 +99,7 @@ enum ImportCheck {
         guard !reminder.id.isEmpty else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in
             try Reminder.check(title: reminder.title, memo: reminder.memo)
-            if TextRules.isBlank(reminder.title) { throw .validation(reason: "emptyTitle", field: "title") }
+            if TextRules.isBlank(reminder.title) { throw .validation(reason: .emptyTitle, field: "title") }
         }
         try time(reminder.completedAt, "\(field).completedAt", optional: true)
         try time(reminder.createdAt, "\(field).createdAt")

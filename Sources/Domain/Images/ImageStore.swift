@@ -57,11 +57,11 @@ public final class ImageStore {
             // Four base64 characters carry three bytes: refuse what is surely too large before decoding it.
             let characters = base64.utf8.reduce(0) { count, byte in Self.isBase64WhiteSpace(byte) ? count : count + 1 }
             if characters / 4 * 3 > maximumBytes + 2 {
-                throw .validation(reason: "imageTooLarge", field: source, limit: Int64(maximumBytes))
+                throw .validation(reason: .imageTooLarge, field: source, limit: Int64(maximumBytes))
             }
             guard Self.isBase64(base64), let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters)
             else {
-                throw .validation(reason: "invalidBase64", field: source)
+                throw .validation(reason: .invalidBase64, field: source)
             }
             bytes = [UInt8](data)
         case .path(let path):
@@ -69,10 +69,10 @@ public final class ImageStore {
             bytes = try readFile(path, field: source)
         }
         guard bytes.count <= maximumBytes else {
-            throw .validation(reason: "imageTooLarge", field: source, limit: Int64(maximumBytes))
+            throw .validation(reason: .imageTooLarge, field: source, limit: Int64(maximumBytes))
         }
         guard let (format, width, height) = ImageFormat.inspect(bytes) else {
-            throw .validation(reason: "unsupportedImage", field: field)
+            throw .validation(reason: .unsupportedImage, field: field)
         }
         return .new(bytes: bytes, format: format, width: width, height: height, sha256: SHA256.hexDigest(bytes))
     }
@@ -96,17 +96,17 @@ public final class ImageStore {
     }
 
     private func readFile(_ path: String, field: String) throws(DomainError) -> [UInt8] {
-        guard path.hasPrefix("/") else { throw .validation(reason: "imagePathNotAbsolute", field: field) }
+        guard path.hasPrefix("/") else { throw .validation(reason: .imagePathNotAbsolute, field: field) }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .validation(reason: "imageUnreadable", field: field)
+            throw .validation(reason: .imageUnreadable, field: field)
         }
         guard Int(info.st_size) <= maximumBytes else {
-            throw .validation(reason: "imageTooLarge", field: field, limit: Int64(maximumBytes))
+            throw .validation(reason: .imageTooLarge, field: field, limit: Int64(maximumBytes))
         }
         guard let handle = FileHandle(forReadingAtPath: path),
             let data = try? handle.read(upToCount: maximumBytes + 1)
-        else { throw .validation(reason: "imageUnreadable", field: field) }
+        else { throw .validation(reason: .imageUnreadable, field: field) }
         try? handle.close()
         return [UInt8](data)
     }

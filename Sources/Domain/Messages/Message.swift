@@ -13,9 +13,9 @@ public struct Message: Sendable, Equatable {
     public static let maximumTextLength = 10_000
 
     static func check(text: String, field: String = "text") throws(DomainError) {
-        if TextRules.isBlank(text) { throw .validation(reason: "emptyMessage", field: field) }
+        if TextRules.isBlank(text) { throw .validation(reason: .emptyMessage, field: field) }
         if TextRules.exceeds(text, maximumTextLength) {
-            throw .validation(reason: "messageTooLong", field: field, limit: Int64(maximumTextLength))
+            throw .validation(reason: .messageTooLong, field: field, limit: Int64(maximumTextLength))
         }
     }
 }

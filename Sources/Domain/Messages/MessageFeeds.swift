@@ -25,7 +25,7 @@ public final class HTTPMessageFeed: MessageFeed {
 
     public func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage] {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw .upstreamUnavailable(reason: "connectionFailed", detail: "bad feed URL")
+            throw .upstreamUnavailable(reason: .connectionFailed, detail: "bad feed URL")
         }
         var query = components.queryItems ?? []
         query.removeAll { $0.name == "offset" || $0.name == "limit" }
@@ -33,7 +33,7 @@ public final class HTTPMessageFeed: MessageFeed {
         query.append(URLQueryItem(name: "limit", value: String(limit)))
         components.queryItems = query
         guard let requestURL = components.url else {
-            throw .upstreamUnavailable(reason: "connectionFailed", detail: "bad feed URL")
+            throw .upstreamUnavailable(reason: .connectionFailed, detail: "bad feed URL")
         }
         var request = URLRequest(url: requestURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -54,21 +54,21 @@ public final class HTTPMessageFeed: MessageFeed {
         // The session's own timeout ends the task; the extra second only guards against a stuck callback.
         if done.wait(timeout: .now() + timeout + 1) == .timedOut {
             task.cancel()
-            throw .upstreamUnavailable(reason: "timeout", detail: "no answer within \(timeout) s")
+            throw .upstreamUnavailable(reason: .timeout, detail: "no answer within \(timeout) s")
         }
         switch outcome.withLock({ $0 }) {
         case .success(let (data, response))?:
             if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-                throw .upstreamUnavailable(reason: "httpStatus", status: http.statusCode, detail: "HTTP \(http.statusCode)")
+                throw .upstreamUnavailable(reason: .httpStatus, status: http.statusCode, detail: "HTTP \(http.statusCode)")
             }
             return try FeedDocument.messages(from: data)
         case .failure(let error)?:
             if let urlError = error as? URLError, urlError.code == .timedOut {
-                throw .upstreamUnavailable(reason: "timeout", detail: "no answer within \(timeout) s")
+                throw .upstreamUnavailable(reason: .timeout, detail: "no answer within \(timeout) s")
             }
-            throw .upstreamUnavailable(reason: "connectionFailed", detail: error.localizedDescription)
+            throw .upstreamUnavailable(reason: .connectionFailed, detail: error.localizedDescription)
         case nil:
-            throw .upstreamUnavailable(reason: "connectionFailed", detail: "no answer")
+            throw .upstreamUnavailable(reason: .connectionFailed, detail: "no answer")
         }
     }
 }
@@ -86,7 +86,7 @@ public final class FileMessageFeed: MessageFeed {
 
     public func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .upstreamUnavailable(reason: "connectionFailed", detail: "cannot read \(path)")
+            throw .upstreamUnavailable(reason: .connectionFailed, detail: "cannot read \(path)")
         }
         let all = try FeedDocument.messages(from: data)
         return Array(all.dropFirst(offset).prefix(limit))

@@ -14,7 +14,7 @@ public struct HSBColor: Sendable, Equatable {
     public init(hue: Double, saturation: Double, brightness: Double, field: String = "color") throws(DomainError) {
         for (name, value) in [("hue", hue), ("saturation", saturation), ("brightness", brightness)]
         where !(value.isFinite && value >= 0 && value <= 1) {
-            throw .validation(reason: "invalidColor", field: "\(field).\(name)")
+            throw .validation(reason: .invalidColor, field: "\(field).\(name)")
         }
         self.init(unchecked: hue, saturation, brightness)
     }

@@ -67,13 +67,13 @@ enum TextRules {
 
     static func checkNote(title: String, content: String) throws(DomainError) {
         if exceeds(title, Note.maximumTitleLength) {
-            throw .validation(reason: "titleTooLong", field: "title", limit: Int64(Note.maximumTitleLength))
+            throw .validation(reason: .titleTooLong, field: "title", limit: Int64(Note.maximumTitleLength))
         }
         if exceeds(content, Note.maximumContentLength) {
-            throw .validation(reason: "contentTooLong", field: "content", limit: Int64(Note.maximumContentLength))
+            throw .validation(reason: .contentTooLong, field: "content", limit: Int64(Note.maximumContentLength))
         }
         if isBlank(title) && isBlank(content) {
-            throw .validation(reason: "emptyNote", field: "title")
+            throw .validation(reason: .emptyNote, field: "title")
         }
     }
 }

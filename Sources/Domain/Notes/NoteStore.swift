@@ -86,7 +86,7 @@ public final class NoteStore: DeferringInserts {
                 if let index {
                     let count = try order.count()
                     guard index >= 0, index <= count else {
-                        throw DomainError.validation(reason: "indexOutOfRange", field: "atIndex", limit: Int64(count))
+                        throw DomainError.validation(reason: .indexOutOfRange, field: "atIndex", limit: Int64(count))
                     }
                     position = try order.positionForInsert(at: index, count: count)
                 } else if let last = lastAppend, last.transaction == database.writeTransactionNumber,

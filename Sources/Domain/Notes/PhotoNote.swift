@@ -12,7 +12,7 @@ public struct PhotoNote: Sendable, Equatable {
 
     static func checkCaption(_ caption: String?) throws(DomainError) {
         if let caption, TextRules.exceeds(caption, maximumCaptionLength) {
-            throw .validation(reason: "captionTooLong", field: "caption", limit: Int64(maximumCaptionLength))
+            throw .validation(reason: .captionTooLong, field: "caption", limit: Int64(maximumCaptionLength))
         }
     }
 }

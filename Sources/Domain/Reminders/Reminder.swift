@@ -19,10 +19,10 @@ public struct Reminder: Sendable, Equatable {
 
     static func check(title: String?, memo: String?) throws(DomainError) {
         if let title, TextRules.exceeds(title, maximumTitleLength) {
-            throw .validation(reason: "titleTooLong", field: "title", limit: Int64(maximumTitleLength))
+            throw .validation(reason: .titleTooLong, field: "title", limit: Int64(maximumTitleLength))
         }
         if let memo, TextRules.exceeds(memo, maximumMemoLength) {
-            throw .validation(reason: "memoTooLong", field: "memo", limit: Int64(maximumMemoLength))
+            throw .validation(reason: .memoTooLong, field: "memo", limit: Int64(maximumMemoLength))
         }
     }
 }

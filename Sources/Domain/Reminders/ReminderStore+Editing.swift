@@ -76,7 +76,7 @@ extension ReminderStore {
                 if let memo = changes.memo { reminder.memo = memo }
                 let blank = TextRules.isBlank(reminder.title)
                 if blank && !reminder.editing {
-                    throw DomainError.validation(reason: "emptyTitle", field: "title")
+                    throw DomainError.validation(reason: .emptyTitle, field: "title")
                 }
                 reminder.updatedAt = clock.nowMilliseconds()
                 reminder.revision += 1
@@ -101,7 +101,7 @@ extension ReminderStore {
             try database.transaction { () throws -> (Reminder?, String?) in
                 let reminder = try require(id, session: session)
                 if TextRules.isBlank(reminder.title) {
-                    guard reminder.editing else { throw DomainError.validation(reason: "emptyTitle", field: "title") }
+                    guard reminder.editing else { throw DomainError.validation(reason: .emptyTitle, field: "title") }
                     return (nil, try endEditingLocked(session).removedID)
                 }
                 guard let position = try order.position(of: id) else {

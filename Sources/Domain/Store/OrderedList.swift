@@ -62,7 +62,7 @@ struct OrderedList {
         }
         let count = try self.count()
         guard index >= 0, index < count else {
-            throw DomainError.validation(reason: "indexOutOfRange", field: "toIndex", limit: Int64(count - 1))
+            throw DomainError.validation(reason: .indexOutOfRange, field: "toIndex", limit: Int64(count - 1))
         }
         guard index != from else { return entity }
         try move(id: id, from: from, to: index, count: count)

@@ -32,15 +32,15 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var isBusy: Bool { primaryCode == SQLITE_BUSY }
 
     /// The stable reason reported to clients as `-32005 {reason}`.
-    public var storageReason: String {
+    public var storageReason: Reason {
         switch primaryCode {
-        case SQLITE_FULL: return "diskFull"
-        case SQLITE_READONLY: return "readOnly"
-        case SQLITE_BUSY, SQLITE_LOCKED: return "databaseBusy"
-        case SQLITE_CORRUPT, SQLITE_NOTADB: return "databaseCorrupt"
-        case SQLITE_IOERR: return "ioError"
-        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: return "cannotOpen"
-        default: return "storageError"
+        case SQLITE_FULL: return .diskFull
+        case SQLITE_READONLY: return .readOnly
+        case SQLITE_BUSY, SQLITE_LOCKED: return .databaseBusy
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .databaseCorrupt
+        case SQLITE_IOERR: return .ioError
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: return .cannotOpen
+        default: return .storageError
         }
     }
 }

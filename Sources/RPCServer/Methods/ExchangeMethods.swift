@@ -40,7 +40,7 @@ enum ExchangeMethods {
                 var document: [UInt8] = []
                 let writer = ExchangeWriter { chunk in
                     guard document.count + chunk.count <= maximumMessageBytes else {
-                        throw DomainError.validation(reason: "exportTooLarge", field: "path", limit: Int64(maximumMessageBytes))
+                        throw DomainError.validation(reason: .exportTooLarge, field: "path", limit: Int64(maximumMessageBytes))
                     }
                     document.append(contentsOf: chunk)
                 }
@@ -85,12 +85,12 @@ enum ExchangeMethods {
             version > Int64(ExchangeDocument.currentVersion)
         {
             throw DomainError.validation(
-                reason: "unsupportedVersion", field: "document.version", limit: Int64(ExchangeDocument.currentVersion))
+                reason: .unsupportedVersion, field: "document.version", limit: Int64(ExchangeDocument.currentVersion))
         }
         do {
             return try JSONDecoder().decode(ExchangeDocument.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw DomainError.validation(reason: "invalidDocument", field: "document" + ExchangeDocument.path(of: error))
+            throw DomainError.validation(reason: .invalidDocument, field: "document" + ExchangeDocument.path(of: error))
         }
     }
 }

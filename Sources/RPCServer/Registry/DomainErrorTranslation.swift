@@ -10,23 +10,23 @@ extension ServerError {
                 code: .notFound, key: "notFound", arguments: ["kind": kind, "id": id],
                 data: ["reason": "notFound", "kind": .string(kind), "id": .string(id)])
         case .validation(let reason, let field, let limit):
-            var data: JSONObject = ["reason": .string(reason), "field": .string(field)]
+            var data: JSONObject = ["reason": .string(reason.rawValue), "field": .string(field)]
             var arguments = ["field": field]
             if let limit {
                 data["limit"] = .integer(limit)
                 arguments["limit"] = String(limit)
             }
-            self.init(code: .validationFailed, key: MessageKey(rawValue: reason), arguments: arguments, data: .object(data))
+            self.init(code: .validationFailed, key: MessageKey(rawValue: reason.rawValue), arguments: arguments, data: .object(data))
         case .freeLimitReached(let limit):
             self.init(
                 code: .freeLimitReached, key: "freeLimitReached", arguments: ["limit": String(limit)],
                 data: ["reason": "freeLimitReached", "limit": .integer(Int64(limit))])
         case .upstreamUnavailable(let reason, let status, _):
-            var data: JSONObject = ["reason": .string(reason)]
+            var data: JSONObject = ["reason": .string(reason.rawValue)]
             if let status { data["status"] = .integer(Int64(status)) }
-            self.init(code: .upstreamUnavailable, key: MessageKey(rawValue: reason), data: .object(data))
+            self.init(code: .upstreamUnavailable, key: MessageKey(rawValue: reason.rawValue), data: .object(data))
         case .storage(let reason, _):
-            self.init(code: .storageFailure, key: MessageKey(rawValue: reason), data: ["reason": .string(reason)])
+            self.init(code: .storageFailure, key: MessageKey(rawValue: reason.rawValue), data: ["reason": .string(reason.rawValue)])
         case .revisionConflict(let current):
             self.init(
                 code: .revisionConflict, key: "revisionConflict", arguments: ["current": String(current)],
