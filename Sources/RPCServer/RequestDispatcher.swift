@@ -175,22 +175,22 @@ final class RequestDispatcher {
         let reason = error.data?["reason"]?.stringValue
         switch error.code {
         case .parseError:
-            result.message = MessageCatalog.text("parseError", session.language)
+            result.message = ProtocolMessages.text("parseError", session.language)
         case .invalidRequest:
             switch reason {
             case "tooDeep":
-                result.message = MessageCatalog.text(
+                result.message = ProtocolMessages.text(
                     "tooDeep", session.language, arguments: ["limit": String(JSONParser.defaultMaximumDepth)])
             case "tooComplex":
-                result.message = MessageCatalog.text(
+                result.message = ProtocolMessages.text(
                     "tooComplex", session.language, arguments: ["limit": String(decoder.maximumValueBytes)])
             case "emptyBatch":
-                result.message = MessageCatalog.text("emptyBatch", session.language)
+                result.message = ProtocolMessages.text("emptyBatch", session.language)
             case "batchTooLarge":
-                result.message = MessageCatalog.text(
+                result.message = ProtocolMessages.text(
                     "batchTooLarge", session.language, arguments: ["limit": String(decoder.maximumBatchEntries)])
             default:
-                result.message = MessageCatalog.text("invalidRequest", session.language)
+                result.message = ProtocolMessages.text("invalidRequest", session.language)
             }
         default:
             break

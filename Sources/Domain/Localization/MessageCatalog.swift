@@ -15,7 +15,7 @@ public enum MessageCatalog {
 
     /// The tables of every area of the product.
     static let tables: [Table] = [
-        ServerMessages.table, CommonMessages.table, NotesMessages.table, RemindersMessages.table,
+        CommonMessages.table, NotesMessages.table, RemindersMessages.table,
         DiaryMessages.table, MessagesMessages.table, BoardMessages.table, ExchangeMessages.table,
     ]
 
@@ -26,14 +26,44 @@ public enum MessageCatalog {
 
     /// The message for `key` in `language` with its arguments filled in. An unknown key falls back to the
     /// key itself, so a missing entry is visible but never fatal.
-    public static func text(_ key: MessageKey, _ language: Language, arguments: [String: String] = [:]) -> String {
-        guard let template = all[key]?[language] ?? all[key]?[.english] else { return key.rawValue }
+    public static func text(
+        _ key: MessageKey, _ language: Language, arguments: [String: String] = [:], from messages: Table = all
+    ) -> String {
+        guard let template = messages[key]?[language] ?? messages[key]?[.english] else { return key.rawValue }
         guard !arguments.isEmpty, template.contains("{") else { return template }
         var result = template
         for (name, value) in arguments {
             result = result.replacingOccurrences(of: "{\(name)}", with: value)
         }
         return result
+    }
+}
+
+extension MessageCatalog {
+    /// What `table` lacks: a key without a text in some language, or whose languages name different
+    /// placeholders. Empty for a complete table (each table's tests check theirs).
+    public static func problems(in table: Table) -> [String] {
+        func placeholders(_ text: String) -> Set<String> {
+            var found: Set<String> = []
+            var rest = text[...]
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                found.insert(String(rest[open...close]))
+                rest = rest[rest.index(after: close)...]
+            }
+            return found
+        }
+        var problems: [String] = []
+        for (key, texts) in table.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let english = placeholders(texts[.english] ?? "")
+            for language in Language.allCases {
+                guard let text = texts[language], !text.isEmpty else {
+                    problems.append("\(key.rawValue) has no \(language.rawValue) text")
+                    continue
+                }
+                if placeholders(text) != english { problems.append("\(key.rawValue) in \(language.rawValue): other placeholders") }
+            }
+        }
+        return problems
     }
 }
 

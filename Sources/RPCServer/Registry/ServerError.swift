@@ -30,7 +30,7 @@ struct ServerError: Error {
 
     /// The wire form, with the message in `language`.
     func response(in language: Language) -> ResponseError {
-        ResponseError(code: code, message: MessageCatalog.text(key, language, arguments: arguments), data: data)
+        ResponseError(code: code, message: ProtocolMessages.text(key, language, arguments: arguments), data: data)
     }
 
     static func invalidParams(_ mismatch: SchemaValidator.Mismatch) -> ServerError {

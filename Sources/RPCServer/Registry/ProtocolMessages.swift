@@ -1,5 +1,16 @@
-/// Messages of the protocol and the server itself.
-enum ServerMessages {
+import Domain
+
+/// Messages of JSON-RPC and the server itself (parse errors, unknown methods, params): the protocol's
+/// wording lives here, beside the errors that use it; the domain's is in ``MessageCatalog``.
+enum ProtocolMessages {
+    /// Every message a response may carry: these, then the domain's.
+    static let all: MessageCatalog.Table = table.merging(MessageCatalog.all) { mine, _ in mine }
+
+    /// The message for `key` in `language`, its arguments filled in.
+    static func text(_ key: MessageKey, _ language: Language, arguments: [String: String] = [:]) -> String {
+        MessageCatalog.text(key, language, arguments: arguments, from: all)
+    }
+
     static let table: MessageCatalog.Table = [
         "parseError": [
             .english: "Parse error: the message is not valid JSON in UTF-8",
