@@ -78,9 +78,9 @@ enum ExchangeMethods {
         ]
     }
 
-    /// The document as the domain's type; a missing or mistyped member is `invalidDocument` naming it.
+    /// The document as the domain's type, read from the parsed params as they are (never written back to
+    /// text); a missing or mistyped member is `invalidDocument` naming it.
     static func decode(_ value: JSONValue) throws -> ExchangeDocument {
-        let bytes = JSONWriter.bytes(value.expanded)
         if case .object(let object) = value, let version = object["version"]?.integerValue,
             version > Int64(ExchangeDocument.currentVersion)
         {
@@ -88,7 +88,7 @@ enum ExchangeMethods {
                 reason: .unsupportedVersion, field: "document.version", limit: Int64(ExchangeDocument.currentVersion))
         }
         do {
-            return try JSONDecoder().decode(ExchangeDocument.self, from: Data(bytes))
+            return try JSONValueDecoder().decode(ExchangeDocument.self, from: value)
         } catch let error as DecodingError {
             throw DomainError.validation(reason: .invalidDocument, field: "document" + ExchangeDocument.path(of: error))
         }
