@@ -1,63 +1,89 @@
 import Foundation
 
 /// Reads the two answer shapes of SPEC §9: `{"result": ["text", ...]}` or
-/// `{"messages": [{id?, text, sentAt?, author?: {name, avatarUrl?}}]}`.
+/// `{"messages": [{id?, text, sentAt?, author?: {name, avatarUrl?}}]}`, with `JSONDecoder`, as the domain
+/// reads every JSON document (exported files too).
 enum FeedDocument {
     static func messages(from data: Data) throws(DomainError) -> [FeedMessage] {
-        let object: Any
+        let answer: Answer
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            answer = try JSONDecoder().decode(Answer.self, from: data)
+        } catch let error as DecodingError {
+            throw .upstreamUnavailable(reason: .malformedResponse, detail: "at " + ExchangeDocument.path(of: error))
         } catch {
-            throw .upstreamUnavailable(reason: .malformedResponse, detail: "not JSON: \(error.localizedDescription)")
+            throw .upstreamUnavailable(reason: .malformedResponse, detail: "\(error)")
         }
-        guard let document = object as? [String: Any] else {
-            throw .upstreamUnavailable(reason: .malformedResponse, detail: "not a JSON object")
+        if let texts = answer.result {
+            for (index, text) in texts.enumerated() { try checked(text, index) }
+            return texts.map { FeedMessage(text: $0) }
         }
-        if let texts = document["result"] {
-            guard let texts = texts as? [Any] else {
-                throw .upstreamUnavailable(reason: .malformedResponse, detail: "result is not an array")
-            }
-            return try texts.enumerated().map { (index, text) throws(DomainError) in
-                guard let text = text as? String else {
-                    throw .upstreamUnavailable(reason: .malformedResponse, detail: "result[\(index)] is not a string")
-                }
-                try checked(text, index)
-                return FeedMessage(text: text)
-            }
-        }
-        guard let entries = document["messages"] as? [Any] else {
+        guard let entries = answer.messages else {
             throw .upstreamUnavailable(reason: .malformedResponse, detail: "neither result nor messages")
         }
         return try entries.enumerated().map { (index, entry) throws(DomainError) in
-            guard let entry = entry as? [String: Any], let text = entry["text"] as? String else {
-                throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)] has no text")
+            try checked(entry.text, index)
+            if let author = entry.author, TextRules.isBlank(author.name) {
+                throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].author")
             }
-            try checked(text, index)
-            var message = FeedMessage(text: text)
-            switch entry["id"] {
-            case let id as String where !id.isEmpty: message.id = id
-            case let number as NSNumber where !(number is Bool): message.id = number.stringValue
-            case nil, is NSNull: break
-            default: throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].id")
+            return FeedMessage(
+                id: entry.id?.text, text: entry.text, sentAt: entry.sentAt?.milliseconds,
+                author: entry.author.map { Author(name: $0.name, avatarURL: $0.avatarUrl) })
+        }
+    }
+
+    private struct Answer: Decodable {
+        var result: [String]?
+        var messages: [Entry]?
+    }
+
+    private struct Entry: Decodable {
+        var id: EntryID?
+        var text: String
+        var sentAt: Instant?
+        var author: EntryAuthor?
+    }
+
+    private struct EntryAuthor: Decodable {
+        var name: String
+        /// Kept only when it is a string; anything else is as if it were absent.
+        var avatarUrl: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            avatarUrl = try? container.decodeIfPresent(String.self, forKey: .avatarUrl)
+        }
+
+        private enum CodingKeys: String, CodingKey { case name, avatarUrl }
+    }
+
+    /// A message's id in the feed: a non-empty string, or a number (kept as its text).
+    private struct EntryID: Decodable {
+        var text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                guard !text.isEmpty else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "empty id") }
+                self.text = text
+            } else if let whole = try? container.decode(Int64.self) {
+                text = String(whole)
+            } else {
+                text = String(describing: try container.decode(Double.self))
             }
-            switch entry["sentAt"] {
-            case let sentAt as String:
-                guard let milliseconds = Timestamp.parse(sentAt) else {
-                    throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].sentAt")
-                }
-                message.sentAt = milliseconds
-            case nil, is NSNull: break
-            default: throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].sentAt")
+        }
+    }
+
+    /// An RFC 3339 timestamp, as milliseconds.
+    private struct Instant: Decodable {
+        var milliseconds: Int64
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            guard let milliseconds = Timestamp.parse(try container.decode(String.self)) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 time")
             }
-            if let author = entry["author"], !(author is NSNull) {
-                guard let author = author as? [String: Any], let name = author["name"] as? String,
-                    !TextRules.isBlank(name)
-                else {
-                    throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].author")
-                }
-                message.author = Author(name: name, avatarURL: author["avatarUrl"] as? String)
-            }
-            return message
+            self.milliseconds = milliseconds
         }
     }
 
