@@ -87,7 +87,7 @@ public final class ExchangeFileOutput {
 /// holds one element (at most one image), whatever the file's size.
 final class ExchangeFileReader {
     private let descriptor: Int32
-    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var buffer: [UInt8]
     private var start = 0
     private var end = 0
     /// The file offset of `buffer[0]`.
@@ -98,8 +98,11 @@ final class ExchangeFileReader {
     private(set) var version: Int?
     private let decoder = JSONDecoder()
 
-    init(path: String) throws(DomainError) {
+    /// - Parameter bufferSize: how much of the file is read at a time (tests make it tiny, so every value
+    ///   crosses the buffer's end somewhere).
+    init(path: String, bufferSize: Int = 1 << 20) throws(DomainError) {
         guard path.hasPrefix("/") else { throw ExchangePath.invalid() }
+        buffer = [UInt8](repeating: 0, count: max(1, bufferSize))
         var status = stat()
         // Looked at before opening: opening a FIFO to read waits for a writer.
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw ExchangePath.invalid() }
