@@ -21,7 +21,7 @@ struct ChangeNotifier {
                     subscription.lastSequence = event.sequence
                     if let domains = subscription.domains, !domains.contains(event.domain) { continue }
                     output.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"changed\",\"params\":")
-                    ChangeMethods.write(event: event, into: &output)
+                    output.open(event: event)
                     output.writeRaw(",\"entity\":")
                     output.write(entity(of: event))
                     output.writeRaw("}}\n")
@@ -37,13 +37,13 @@ struct ChangeNotifier {
     func entity(of event: ChangeEvent) -> JSONValue {
         do {
             switch event.domain {
-            case .notes: return EntityJSON.note(try store.notes.get(id: event.id))
-            case .photos: return EntityJSON.photo(try store.photos.get(id: event.id))
-            case .images: return EntityJSON.image(try store.images.get(id: event.id))
-            case .diary: return DiaryMethods.post(try store.diary.get(id: event.id), zone: session.timeZone)
-            case .reminders: return ReminderMethods.reminder(try store.reminders.get(id: event.id, session: session.editing))
-            case .messages: return MessageMethods.message(try store.messages.get(id: event.id))
-            case .board: return BoardMethods.post(try store.board.get(id: event.id), voter: nil)
+            case .notes: return try store.notes.get(id: event.id).json
+            case .photos: return try store.photos.get(id: event.id).json
+            case .images: return try store.images.get(id: event.id).json
+            case .diary: return try store.diary.get(id: event.id).json(zone: session.timeZone)
+            case .reminders: return try store.reminders.get(id: event.id, session: session.editing).json
+            case .messages: return try store.messages.get(id: event.id).json
+            case .board: return try store.board.get(id: event.id).json(withMyVote: false)
             }
         } catch {
             return .null

@@ -16,27 +16,7 @@ final class ChangeSubscription {
 
 /// The change feed (SPEC §11): `changes.since`, `changes.subscribe`, `changes.unsubscribe`.
 enum ChangeMethods {
-    static let eventSchema = Schema.object(
-        [
-            ("seq", Schema.integer(minimum: 1)), ("at", Schema.timestamp),
-            ("domain", Schema.enumeration(ChangeDomain.allCases.map(\.rawValue))),
-            ("kind", Schema.enumeration(["created", "updated", "deleted", "moved"])), ("id", Schema.id),
-        ], required: ["seq", "at", "domain", "kind", "id"])
-
     static func cursor(_ sequence: Int64) -> String { ChangeLog.cursor(after: sequence) }
-
-    static func write(event: ChangeEvent, into writer: inout JSONWriter) {
-        writer.writeRaw("{\"seq\":")
-        writer.write(integer: event.sequence)
-        writer.writeRaw(",\"at\":")
-        writer.write(timestamp: event.at)
-        writer.writeRaw(",\"domain\":")
-        writer.write(string: event.domain.rawValue)
-        writer.writeRaw(",\"kind\":")
-        writer.write(string: event.kind.rawValue)
-        writer.writeRaw(",\"id\":")
-        writer.write(string: event.id)
-    }
 
     static func methods(store: DataStore) -> [RPCMethod] {
         let changes = store.changes
@@ -49,7 +29,10 @@ enum ChangeMethods {
                     .optional("limit", Schema.integer(minimum: 1, maximum: 1000), "At most this many events (default 100)."),
                 ],
                 result: Schema.object(
-                    [("events", Schema.array(of: eventSchema)), ("nextCursor", Schema.string()), ("hasMore", Schema.boolean)],
+                    [
+                        ("events", Schema.array(of: ChangeEvent.schema)), ("nextCursor", Schema.string()),
+                        ("hasMore", Schema.boolean),
+                    ],
                     required: ["events", "nextCursor", "hasMore"])
             ) { params, _ in
                 guard let given = params.string("cursor") else {
@@ -63,13 +46,12 @@ enum ChangeMethods {
                 let next = events.last?.sequence ?? after
                 return .encoded(
                     EncodedJSON(capacity: 64 + 120 * events.count) { writer in
-                        writer.writeRaw("{\"events\":[")
-                        for (index, event) in events.enumerated() {
-                            if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
-                            write(event: event, into: &writer)
+                        writer.writeRaw("{\"events\":")
+                        writer.write(array: events) { writer, event in
+                            writer.open(event: event)
                             writer.writeByte(UInt8(ascii: "}"))
                         }
-                        writer.writeRaw("],\"nextCursor\":")
+                        writer.writeRaw(",\"nextCursor\":")
                         writer.write(string: cursor(next))
                         writer.writeRaw(",\"hasMore\":")
                         writer.write(bool: more)

@@ -105,6 +105,7 @@ final class ExchangeWriter {
     private static let members = ["board", "diary", "format", "images", "messageFeeds", "messages", "notes", "photos", "reminders", "version"]
     private var nextMember = 0
     private var firstInList = true
+    private var firstMember = true
     /// How many elements each list got (images, notes, …: messageFeeds are not entities and not counted).
     private(set) var counts = Dictionary(
         uniqueKeysWithValues: ExchangeList.allCases.filter { $0 != .messageFeeds }.map { ($0.rawValue, 0) })
@@ -181,13 +182,25 @@ final class ExchangeWriter {
 
     // MARK: Members, in sorted order
 
-    private func key(_ name: StaticString, first: Bool = false) {
-        if !first { writer.writeByte(UInt8(ascii: ",")) }
+    /// Starts an object; its first member is written without a comma.
+    private func open() {
+        writer.writeByte(UInt8(ascii: "{"))
+        firstMember = true
+    }
+
+    private func close() {
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
+    private func key(_ name: StaticString) {
+        if !firstMember { writer.writeByte(UInt8(ascii: ",")) }
+        firstMember = false
         writer.writeByte(UInt8(ascii: "\""))
         writer.writeRaw(name)
         writer.writeRaw("\":")
     }
 
+    /// A member written only when it has a value (as `Codable` leaves out a `nil`).
     private func optional(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
@@ -195,8 +208,8 @@ final class ExchangeWriter {
     }
 
     private func write(_ post: ExchangeDocument.BoardPost) {
-        writer.writeByte(UInt8(ascii: "{"))
-        key("createdAt", first: true); writer.write(string: post.createdAt)
+        open()
+        key("createdAt"); writer.write(string: post.createdAt)
         key("downs"); writer.write(integer: post.downs)
         key("id"); writer.write(string: post.id)
         key("revision"); writer.write(integer: post.revision)
@@ -207,28 +220,29 @@ final class ExchangeWriter {
         writer.writeByte(UInt8(ascii: "["))
         for (index, vote) in post.votes.enumerated() {
             if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
-            writer.writeByte(UInt8(ascii: "{"))
-            key("direction", first: true); writer.write(string: vote.direction)
+            open()
+            key("direction"); writer.write(string: vote.direction)
             key("voter"); writer.write(string: vote.voter)
-            writer.writeByte(UInt8(ascii: "}"))
+            close()
         }
-        writer.writeRaw("]}")
+        writer.writeByte(UInt8(ascii: "]"))
+        close()
     }
 
     private func write(_ post: ExchangeDocument.Post) {
-        writer.writeByte(UInt8(ascii: "{"))
-        key("createdAt", first: true); writer.write(string: post.createdAt)
+        open()
+        key("createdAt"); writer.write(string: post.createdAt)
         key("id"); writer.write(string: post.id)
         key("imageIds"); writer.write(.array(post.imageIds.map { .string($0) }))
         key("revision"); writer.write(integer: post.revision)
         optional("text", post.text)
         key("updatedAt"); writer.write(string: post.updatedAt)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
     }
 
     private func write(_ image: ExchangeDocument.Image, bytes: [UInt8]) throws {
-        writer.writeByte(UInt8(ascii: "{"))
-        key("createdAt", first: true); writer.write(string: image.createdAt)
+        open()
+        key("createdAt"); writer.write(string: image.createdAt)
         key("data")
         writer.writeByte(UInt8(ascii: "\""))
         // Base64 in pieces of whole 3-byte groups, so the pieces join into the base64 of the whole.
@@ -244,40 +258,36 @@ final class ExchangeWriter {
         key("mimeType"); writer.write(string: image.mimeType)
         key("sha256"); writer.write(string: image.sha256)
         key("width"); writer.write(integer: Int64(image.width))
-        writer.writeByte(UInt8(ascii: "}"))
-    }
-
-    private func write(_ feed: ExchangeDocument.Feed) {
-        writer.writeByte(UInt8(ascii: "{"))
-        key("consumed", first: true); writer.write(integer: Int64(feed.consumed))
-        key("feed"); writer.write(string: feed.feed)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
     }
 
     private func write(_ message: ExchangeDocument.Message) {
-        writer.writeByte(UInt8(ascii: "{"))
-        var first = true
-        if let url = message.authorAvatarUrl {
-            key("authorAvatarUrl", first: true); writer.write(string: url)
-            first = false
-        }
-        key("authorName", first: first); writer.write(string: message.authorName)
+        open()
+        optional("authorAvatarUrl", message.authorAvatarUrl)
+        key("authorName"); writer.write(string: message.authorName)
         optional("feedKey", message.feedKey)
         key("id"); writer.write(string: message.id)
         key("origin"); writer.write(string: message.origin)
         key("sentAt"); writer.write(string: message.sentAt)
         key("text"); writer.write(string: message.text)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
+    }
+
+    private func write(_ feed: ExchangeDocument.Feed) {
+        open()
+        key("consumed"); writer.write(integer: Int64(feed.consumed))
+        key("feed"); writer.write(string: feed.feed)
+        close()
     }
 
     private func write(_ note: ExchangeDocument.Note) {
-        writer.writeByte(UInt8(ascii: "{"))
-        key("color", first: true)
-        writer.writeByte(UInt8(ascii: "{"))
-        key("brightness", first: true); writer.write(number: note.color.brightness)
+        open()
+        key("color")
+        open()
+        key("brightness"); writer.write(number: note.color.brightness)
         key("hue"); writer.write(number: note.color.hue)
         key("saturation"); writer.write(number: note.color.saturation)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
         key("content"); writer.write(string: note.content)
         key("createdAt"); writer.write(string: note.createdAt)
         optional("deadline", note.deadline)
@@ -285,27 +295,23 @@ final class ExchangeWriter {
         key("revision"); writer.write(integer: note.revision)
         key("title"); writer.write(string: note.title)
         key("updatedAt"); writer.write(string: note.updatedAt)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
     }
 
     private func write(_ photo: ExchangeDocument.Photo) {
-        writer.writeByte(UInt8(ascii: "{"))
-        var first = true
-        if let caption = photo.caption {
-            key("caption", first: true); writer.write(string: caption)
-            first = false
-        }
-        key("createdAt", first: first); writer.write(string: photo.createdAt)
+        open()
+        optional("caption", photo.caption)
+        key("createdAt"); writer.write(string: photo.createdAt)
         key("id"); writer.write(string: photo.id)
         key("imageId"); writer.write(string: photo.imageId)
         key("revision"); writer.write(integer: photo.revision)
         key("updatedAt"); writer.write(string: photo.updatedAt)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
     }
 
     private func write(_ reminder: ExchangeDocument.Reminder) {
-        writer.writeByte(UInt8(ascii: "{"))
-        key("completed", first: true); writer.write(bool: reminder.completed)
+        open()
+        key("completed"); writer.write(bool: reminder.completed)
         optional("completedAt", reminder.completedAt)
         key("createdAt"); writer.write(string: reminder.createdAt)
         key("id"); writer.write(string: reminder.id)
@@ -313,6 +319,6 @@ final class ExchangeWriter {
         key("revision"); writer.write(integer: reminder.revision)
         key("title"); writer.write(string: reminder.title)
         key("updatedAt"); writer.write(string: reminder.updatedAt)
-        writer.writeByte(UInt8(ascii: "}"))
+        close()
     }
 }

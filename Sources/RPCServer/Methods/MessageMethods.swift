@@ -3,77 +3,46 @@ import Protocol
 
 /// The chat Message list (SPEC §9).
 enum MessageMethods {
-    static let messageSchema = Schema.object(
-        [
-            ("id", Schema.id), ("text", Schema.string()), ("sentAt", Schema.timestamp),
-            ("author", Schema.object(
-                [("name", Schema.string()), ("avatarUrl", Schema.nullable(Schema.string(format: "uri")))],
-                required: ["name", "avatarUrl"])),
-            ("origin", Schema.enumeration(["local", "remote"])),
-        ], required: ["id", "text", "sentAt", "author", "origin"])
-
-    static func message(_ message: Message) -> JSONValue {
-        .encoded(EncodedJSON(capacity: 192 + message.text.utf8.count) { $0.write(message: message) })
-    }
-
     static func methods(store: DataStore) -> [RPCMethod] {
         let messages = store.messages
         let idParam = ParamSpec.required("id", Schema.id, "The message's id.")
         return [
             RPCMethod(
                 "messages.list", summary: "Stored messages, newest first (index 0 is the bottom of the chat).",
-                params: Schema.pageParams, result: Schema.page(of: messageSchema)
+                params: Schema.pageParams, result: Schema.page(of: Message.schema)
             ) { params, _ in
-                EntityJSON.page(try messages.list(params.pageRequest)) { $0.write(message: $1) }
+                try messages.list(params.pageRequest).json { $0.write(message: $1) }
             },
             RPCMethod.waitingOnExternalWork(
                 "messages.loadMore",
                 summary: "The user scrolled to the top: fetches, stores and returns the next older batch from the feed.",
                 params: [.optional("limit", Schema.integer(minimum: 1, maximum: 500), "How many to ask for (default 20).")],
                 result: Schema.object(
-                    [("items", Schema.array(of: messageSchema)), ("endOfHistory", Schema.boolean)],
+                    [("items", Schema.array(of: Message.schema)), ("endOfHistory", Schema.boolean)],
                     required: ["items", "endOfHistory"])
             ) { params, session in
                 let limit = params.integer("limit").map { Int($0) } ?? 20
                 session.report(0, total: limit, message: "asking the feed")
                 let (items, end) = try messages.loadMore(limit: limit)
                 session.report(limit, total: limit, message: "\(items.count) stored")
-                return ["items": .array(items.map(message)), "endOfHistory": .bool(end)]
+                return ["items": .array(items.map(\.json)), "endOfHistory": .bool(end)]
             },
             RPCMethod(
                 "messages.send", summary: "Stores a message from the local user as the newest one.",
                 params: [.required("text", Schema.string(), "The text: not blank, at most 10,000 characters.")],
-                result: messageSchema
+                result: Message.schema
             ) { params, _ in
-                message(try messages.send(text: params.string("text")!))
+                try messages.send(text: params.string("text")!).json
             },
-            RPCMethod("messages.get", summary: "One message.", params: [idParam], result: messageSchema) { params, _ in
-                message(try messages.get(id: params.string("id")!))
+            RPCMethod("messages.get", summary: "One message.", params: [idParam], result: Message.schema) { params, _ in
+                try messages.get(id: params.string("id")!).json
             },
             RPCMethod("messages.delete", summary: "Deletes a message.", params: [idParam], result: Schema.deleted) {
                 params, _ in
                 let id = params.string("id")!
                 try messages.delete(id: id)
-                return EntityJSON.deleted(id)
+                return .deleted(id)
             },
         ]
-    }
-}
-
-extension JSONWriter {
-    mutating func write(message: Message) {
-        writeRaw("{\"id\":")
-        write(string: message.id)
-        writeRaw(",\"text\":")
-        write(string: message.text)
-        writeRaw(",\"sentAt\":")
-        write(timestamp: message.sentAt)
-        writeRaw(",\"author\":{\"name\":")
-        write(string: message.author.name)
-        writeRaw(",\"avatarUrl\":")
-        write(optionalString: message.author.avatarURL)
-        writeRaw("},\"origin\":")
-        write(string: message.origin.rawValue)
-        writeByte(UInt8(ascii: "}"))
     }
 }

@@ -12,22 +12,21 @@ enum PhotoMethods {
             RPCMethod(
                 "photos.add", summary: "Adds a photo note at the end of the photo list.",
                 params: [
-                    .required("image", EntityJSON.imageInputSchema, "The photo: base64 data, a local path or an image id."),
+                    .required("image", ImageInput.schema, "The photo: base64 data, a local path or an image id."),
                     .optional("caption", Schema.nullable(Schema.string()), "A caption of at most 1000 characters."),
-                ], result: EntityJSON.photoSchema
+                ], result: PhotoNote.schema
             ) { params, _ in
-                EntityJSON.photo(
-                    try photos.add(image: EntityJSON.imageInput(params["image"]!), caption: params.string("caption")))
+                try photos.add(image: ImageInput(params["image"]!), caption: params.string("caption")).json
             },
-            RPCMethod("photos.get", summary: "One photo note.", params: [idParam], result: EntityJSON.photoSchema) {
+            RPCMethod("photos.get", summary: "One photo note.", params: [idParam], result: PhotoNote.schema) {
                 params, _ in
-                EntityJSON.photo(try photos.get(id: params.string("id")!))
+                try photos.get(id: params.string("id")!).json
             },
             RPCMethod(
                 "photos.list", summary: "Photo notes in the user's order, a page at a time.", params: Schema.pageParams,
-                result: Schema.page(of: EntityJSON.photoSchema)
+                result: Schema.page(of: PhotoNote.schema)
             ) { params, _ in
-                EntityJSON.page(try photos.list(params.pageRequest)) { $0.write(photo: $1) }
+                try photos.list(params.pageRequest).json { $0.write(photo: $1) }
             },
             RPCMethod(
                 "photos.update", summary: "Sets the caption (null clears it).",
@@ -35,11 +34,10 @@ enum PhotoMethods {
                     idParam,
                     .optional("caption", Schema.nullable(Schema.string()), "The new caption, or null."),
                     .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
-                ], result: EntityJSON.photoSchema
+                ], result: PhotoNote.schema
             ) { params, _ in
-                let caption: String?? = params.contains("caption") ? .some(params.string("caption")) : nil
-                return EntityJSON.photo(
-                    try photos.update(id: params.string("id")!, caption: caption, ifRevision: params.integer("ifRevision")))
+                let id = params.string("id")!, caption = params.change("caption", params.string)
+                return try photos.update(id: id, caption: caption, ifRevision: params.integer("ifRevision")).json
             },
             RPCMethod(
                 "photos.delete", summary: "Deletes a photo note (its image too, when nothing else uses it).",
@@ -47,25 +45,24 @@ enum PhotoMethods {
             ) { params, _ in
                 let id = params.string("id")!
                 try photos.delete(id: id)
-                return EntityJSON.deleted(id)
+                return .deleted(id)
             },
             RPCMethod(
                 "photos.move", summary: "Moves a photo note to a 0-based position in the photo list.",
                 params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
-                result: EntityJSON.photoSchema
+                result: PhotoNote.schema
             ) { params, _ in
-                EntityJSON.photo(
-                    try photos.move(id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!)))
+                try photos.move(id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!)).json
             },
             RPCMethod(
                 "images.get", summary: "A stored image with its bytes in base64.",
                 params: [.required("id", Schema.id, "The image's id.")],
                 result: Schema.object(
-                    [("image", EntityJSON.imageSchema), ("data", Schema.string(description: "base64"))],
+                    [("image", ImageRecord.schema), ("data", Schema.string(description: "base64"))],
                     required: ["image", "data"])
             ) { params, _ in
                 let (record, bytes) = try images.data(id: params.string("id")!)
-                return ["image": EntityJSON.image(record), "data": .string(Data(bytes).base64EncodedString())]
+                return ["image": record.json, "data": .string(Data(bytes).base64EncodedString())]
             },
         ]
     }

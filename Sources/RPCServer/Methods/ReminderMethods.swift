@@ -3,24 +3,9 @@ import Protocol
 
 /// Reminders (SPEC §8), with this connection's editing session.
 enum ReminderMethods {
-    static func reminder(_ reminder: Reminder) -> JSONValue {
-        .encoded(EncodedJSON(capacity: 384) { $0.write(reminder: reminder) })
-    }
-
-    static let reminderSchema = Schema.object(
-        [
-            ("id", Schema.id), ("title", Schema.string()), ("memo", Schema.nullable(Schema.string())),
-            ("completed", Schema.boolean), ("completedAt", Schema.nullable(Schema.timestamp)),
-            ("createdAt", Schema.timestamp), ("updatedAt", Schema.timestamp), ("revision", Schema.integer(minimum: 1)),
-            ("editing", Schema.boolean), ("memoVisible", Schema.boolean),
-        ],
-        required: [
-            "id", "title", "memo", "completed", "completedAt", "createdAt", "updatedAt", "revision", "editing",
-            "memoVisible",
-        ])
-
     static let withRemoved = Schema.object(
-        [("reminder", reminderSchema), ("removedIds", Schema.array(of: Schema.id))], required: ["reminder", "removedIds"])
+        [("reminder", Reminder.schema), ("removedIds", Schema.array(of: Schema.id))],
+        required: ["reminder", "removedIds"])
 
     static func ids(_ ids: [String]) -> JSONValue { .array(ids.map { .string($0) }) }
 
@@ -33,28 +18,23 @@ enum ReminderMethods {
                 params: Schema.pageParams,
                 result: Schema.object(
                     [
-                        ("items", Schema.array(of: reminderSchema)), ("nextCursor", Schema.nullable(Schema.string())),
+                        ("items", Schema.array(of: Reminder.schema)), ("nextCursor", Schema.nullable(Schema.string())),
                         ("editingId", Schema.nullable(Schema.id)),
                     ], required: ["items", "nextCursor", "editingId"])
             ) { params, session in
                 let (page, editingID) = try reminders.list(params.pageRequest, session: session.editing)
                 return .encoded(
                     EncodedJSON(capacity: 96 + 320 * page.items.count) { writer in
-                        writer.writeRaw("{\"items\":[")
-                        for (index, item) in page.items.enumerated() {
-                            if index > 0 { writer.writeByte(UInt8(ascii: ",")) }
-                            writer.write(reminder: item)
-                        }
-                        writer.writeRaw("],\"nextCursor\":")
-                        writer.write(optionalString: page.nextCursor)
+                        writer.writeByte(UInt8(ascii: "{"))
+                        writer.write(pageMembers: page) { $0.write(reminder: $1) }
                         writer.writeRaw(",\"editingId\":")
                         writer.write(optionalString: editingID)
                         writer.writeByte(UInt8(ascii: "}"))
                     })
             },
-            RPCMethod("reminders.get", summary: "One reminder.", params: [idParam], result: reminderSchema) {
+            RPCMethod("reminders.get", summary: "One reminder.", params: [idParam], result: Reminder.schema) {
                 params, session in
-                reminder(try reminders.get(id: params.string("id")!, session: session.editing))
+                try reminders.get(id: params.string("id")!, session: session.editing).json
             },
             RPCMethod(
                 "reminders.add",
@@ -68,23 +48,23 @@ enum ReminderMethods {
                 let (added, removed) = try reminders.add(
                     title: params.string("title") ?? "", memo: params.string("memo"), after: params.string("afterId"),
                     session: session.editing)
-                return ["reminder": reminder(added), "removedIds": ids(removed)]
+                return ["reminder": added.json, "removedIds": ids(removed)]
             },
             RPCMethod(
                 "reminders.beginEditing", summary: "Puts the cursor in a reminder; the previous editing ends (with cleanup).",
                 params: [idParam], result: withRemoved
             ) { params, session in
                 let (edited, removed) = try reminders.beginEditing(id: params.string("id")!, session: session.editing)
-                return ["reminder": reminder(edited), "removedIds": ids(removed)]
+                return ["reminder": edited.json, "removedIds": ids(removed)]
             },
             RPCMethod(
                 "reminders.endEditing", summary: "The keyboard is dismissed: editing ends; a blank reminder is removed.",
                 result: Schema.object(
-                    [("reminder", Schema.nullable(reminderSchema)), ("removedId", Schema.nullable(Schema.id))],
+                    [("reminder", Schema.nullable(Reminder.schema)), ("removedId", Schema.nullable(Schema.id))],
                     required: ["reminder", "removedId"])
             ) { _, session in
                 let (ended, removed) = try reminders.endEditing(session: session.editing)
-                return ["reminder": ended.map(reminder) ?? .null, "removedId": removed.map { .string($0) } ?? .null]
+                return ["reminder": ended?.json ?? .null, "removedId": removed.map { .string($0) } ?? .null]
             },
             RPCMethod(
                 "reminders.update",
@@ -93,49 +73,49 @@ enum ReminderMethods {
                     idParam, .optional("title", Schema.string(), "The new title."),
                     .optional("memo", Schema.nullable(Schema.string()), "The new memo, or null."),
                     .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
-                ], result: reminderSchema
+                ], result: Reminder.schema
             ) { params, session in
-                let memo: String?? = params.contains("memo") ? .some(params.string("memo")) : nil
-                return reminder(
-                    try reminders.update(
-                        id: params.string("id")!, ReminderChanges(title: params.string("title"), memo: memo),
-                        ifRevision: params.integer("ifRevision"), session: session.editing))
+                try reminders.update(
+                    id: params.string("id")!, ReminderChanges(params), ifRevision: params.integer("ifRevision"),
+                    session: session.editing
+                ).json
             },
             RPCMethod(
                 "reminders.submit",
                 summary: "Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal.",
                 params: [idParam],
                 result: Schema.object(
-                    [("created", Schema.nullable(reminderSchema)), ("removedId", Schema.nullable(Schema.id))],
+                    [("created", Schema.nullable(Reminder.schema)), ("removedId", Schema.nullable(Schema.id))],
                     required: ["created", "removedId"])
             ) { params, session in
                 let (created, removed) = try reminders.submit(id: params.string("id")!, session: session.editing)
-                return ["created": created.map(reminder) ?? .null, "removedId": removed.map { .string($0) } ?? .null]
+                return ["created": created?.json ?? .null, "removedId": removed.map { .string($0) } ?? .null]
             },
             RPCMethod(
                 "reminders.setCompleted", summary: "Marks a reminder done or not done.",
-                params: [idParam, .required("completed", Schema.boolean, "Done or not.")], result: reminderSchema
+                params: [idParam, .required("completed", Schema.boolean, "Done or not.")], result: Reminder.schema
             ) { params, session in
-                reminder(try reminders.setCompleted(id: params.string("id")!, params.bool("completed"), session: session.editing))
+                let completed = params.bool("completed")
+                return try reminders.setCompleted(id: params.string("id")!, completed, session: session.editing).json
             },
-            RPCMethod("reminders.toggle", summary: "Flips a reminder's completion.", params: [idParam], result: reminderSchema) {
-                params, session in
-                reminder(try reminders.setCompleted(id: params.string("id")!, nil, session: session.editing))
+            RPCMethod(
+                "reminders.toggle", summary: "Flips a reminder's completion.", params: [idParam], result: Reminder.schema
+            ) { params, session in
+                try reminders.setCompleted(id: params.string("id")!, nil, session: session.editing).json
             },
             RPCMethod("reminders.delete", summary: "Deletes a reminder (swipe).", params: [idParam], result: Schema.deleted) {
                 params, session in
                 let id = params.string("id")!
                 try reminders.delete(id: id, session: session.editing)
-                return EntityJSON.deleted(id)
+                return .deleted(id)
             },
             RPCMethod(
                 "reminders.move", summary: "Moves a reminder to a 0-based position in the whole list.",
                 params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
-                result: reminderSchema
+                result: Reminder.schema
             ) { params, session in
-                reminder(
-                    try reminders.move(
-                        id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!), session: session.editing))
+                let index = Int(clamping: params.integer("toIndex")!)
+                return try reminders.move(id: params.string("id")!, to: index, session: session.editing).json
             },
         ]
     }

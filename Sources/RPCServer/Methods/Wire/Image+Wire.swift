@@ -1,0 +1,52 @@
+import Domain
+import Protocol
+
+// An image on the wire: a stored image's metadata as answers carry it, and how a client hands one over.
+
+extension ImageRecord {
+    static let schema = Schema.object(allRequired: [
+        ("id", Schema.id), ("mimeType", Schema.string()), ("byteSize", Schema.integer(minimum: 0)),
+        ("width", Schema.integer(minimum: 1)), ("height", Schema.integer(minimum: 1)), ("sha256", Schema.string()),
+    ])
+
+    var json: JSONValue {
+        .encoded(EncodedJSON(capacity: 192) { $0.write(image: self) })
+    }
+}
+
+extension ImageInput {
+    static let schema = Schema.anyOf(
+        [
+            Schema.object(
+                [("data", Schema.string(description: "base64")), ("mimeType", Schema.string())], required: ["data"]),
+            Schema.object([("path", Schema.string(description: "absolute path"))], required: ["path"]),
+            Schema.object([("imageId", Schema.id)], required: ["imageId"]),
+        ], expected: "an image: {data: base64, mimeType?}, {path: absolute path} or {imageId}")
+
+    /// An image input already checked against ``schema``.
+    init(_ value: JSONValue) {
+        if let data = value["data"]?.stringValue {
+            self = .data(base64: data, claimedMimeType: value["mimeType"]?.stringValue)
+        } else if let path = value["path"]?.stringValue {
+            self = .path(path)
+        } else {
+            self = .reuse(id: value["imageId"]?.stringValue ?? "")
+        }
+    }
+}
+
+extension JSONWriter {
+    mutating func write(image: ImageRecord) {
+        writeRaw("{\"id\":"); write(string: image.id)
+        writeRaw(",\"mimeType\":"); write(string: image.mimeType)
+        writeRaw(",\"byteSize\":"); write(integer: Int64(image.byteSize))
+        writeRaw(",\"width\":"); write(integer: Int64(image.width))
+        writeRaw(",\"height\":"); write(integer: Int64(image.height))
+        writeRaw(",\"sha256\":"); write(string: image.sha256)
+        writeByte(UInt8(ascii: "}"))
+    }
+
+    mutating func write(images: [ImageRecord]) {
+        write(array: images) { $0.write(image: $1) }
+    }
+}
