@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Protocol
 import Testing
@@ -110,5 +111,47 @@ import Testing
         let keys = server.call(request(3, "import", ["document": document(messages: [message, .object(second)]), "mode": "merge"]))
         #expect(keys?["error"]?["data"] == ["reason": "invalidDocument", "field": "document.messages[1].feedKey"])
         #expect(server.call(request(4, "server.info"))?["result"]?["counts"]?["board"] == 0)
+    }
+
+    /// The export is written by hand, element by element, for speed; what it writes must be exactly
+    /// `ExchangeDocument`'s `Codable` form: every member (an absent optional left out), no other, the same
+    /// values, in sorted order.
+    @Test func theExportIsTheDocumentsCodableForm() throws {
+        let server = try SatchelProcess(["--memory", "--demo"])
+        // Beyond the demo: a vote, feed messages (feedKey), a message with an avatar, a post without text.
+        let board = server.call(request(1, "board.list", ["limit": 1]))?["result"]?["items"]?.arrayValue?.first?["id"] ?? .null
+        _ = server.call(request(2, "board.vote", ["id": board, "direction": "up", "voter": "kim"]))
+        _ = server.call(request(3, "messages.loadMore", ["limit": 3]))
+        let avatar: JSONValue = [
+            "id": "m1", "text": "hi", "sentAt": "2026-01-01T00:00:00.000Z", "authorName": "A",
+            "authorAvatarUrl": "https://example.com/a.png", "origin": "remote", "feedKey": "k",
+        ]
+        let document: JSONValue = [
+            "format": "satchel", "version": 1, "images": [], "notes": [], "photos": [], "reminders": [], "diary": [],
+            "messages": [avatar], "messageFeeds": [], "board": [],
+        ]
+        _ = server.call(request(4, "import", ["document": document, "mode": "merge"]))
+        let image = server.call(request(5, "photos.list"))?["result"]?["items"]?.arrayValue?.first?["image"]?["id"] ?? .null
+        _ = server.call(request(6, "diary.create", ["images": [["imageId": image]]]))
+
+        let text = try Self.export(server)
+        for member in ["\"votes\":[{", "\"feedKey\"", "\"authorAvatarUrl\"", "\"deadline\"", "\"caption\"", "\"memo\""] {
+            #expect(text.contains(member), "the export should have \(member)")
+        }
+        let decoded = try JSONDecoder().decode(ExchangeDocument.self, from: Data(text.utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let codable = try JSONParser.parse(String(decoding: try encoder.encode(decoded), as: UTF8.self))
+        #expect(Self.numbersAsDoubles(codable) == Self.numbersAsDoubles(try JSONParser.parse(text)))
+    }
+
+    /// `1` and `1.0` as the same value (JSONEncoder and the export may write a whole double either way).
+    static func numbersAsDoubles(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .integer(let integer): .number(Double(integer))
+        case .array(let elements): .array(elements.map(numbersAsDoubles))
+        case .object(let object): .object(JSONObject(object.map { ($0.key, numbersAsDoubles($0.value)) }))
+        default: value
+        }
     }
 }
