@@ -21,11 +21,7 @@ enum BoardMethods {
                 let voter = params.string("voter")
                 return try board.get(id: params.string("id")!, voter: voter).json(withMyVote: voter != nil)
             },
-            RPCMethod("board.delete", summary: "Deletes a post.", params: [idParam], result: Schema.deleted) { params, _ in
-                let id = params.string("id")!
-                try board.delete(id: id)
-                return .deleted(id)
-            },
+            .delete("board.delete", summary: "Deletes a post.", id: idParam) { id, _ in try board.delete(id: id) },
             RPCMethod(
                 "board.vote",
                 summary: "Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).",

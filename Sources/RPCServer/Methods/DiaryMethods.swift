@@ -39,14 +39,9 @@ enum DiaryMethods {
                     images: params.array("images")?.map(ImageInput.init), ifRevision: params.integer("ifRevision"))
                 return post.json(zone: session.timeZone)
             },
-            RPCMethod(
-                "diary.delete", summary: "Deletes a post (its photos too, when nothing else uses them).",
-                params: [idParam], result: Schema.deleted
-            ) { params, _ in
-                let id = params.string("id")!
-                try diary.delete(id: id)
-                return .deleted(id)
-            },
+            .delete(
+                "diary.delete", summary: "Deletes a post (its photos too, when nothing else uses them).", id: idParam
+            ) { id, _ in try diary.delete(id: id) },
             RPCMethod(
                 "diary.list", summary: "Post previews, newest first: date, excerpt, the first two photos' metadata.",
                 params: Schema.pageParams, result: Schema.page(of: DiaryPreview.schema)

@@ -37,11 +37,8 @@ enum MessageMethods {
             RPCMethod("messages.get", summary: "One message.", params: [idParam], result: Message.schema) { params, _ in
                 try messages.get(id: params.string("id")!).json
             },
-            RPCMethod("messages.delete", summary: "Deletes a message.", params: [idParam], result: Schema.deleted) {
-                params, _ in
-                let id = params.string("id")!
+            .delete("messages.delete", summary: "Deletes a message.", id: idParam) { id, _ in
                 try messages.delete(id: id)
-                return .deleted(id)
             },
         ]
     }

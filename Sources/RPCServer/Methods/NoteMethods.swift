@@ -45,18 +45,11 @@ enum NoteMethods {
                 let id = params.string("id")!
                 return try notes.update(id: id, NoteChanges(params), ifRevision: params.integer("ifRevision")).json
             },
-            RPCMethod("notes.delete", summary: "Deletes a note.", params: [idParam], result: Schema.deleted) { params, _ in
-                let id = params.string("id")!
-                try notes.delete(id: id)
-                return .deleted(id)
-            },
-            RPCMethod(
-                "notes.move", summary: "Moves a note to a 0-based position in the whole list.",
-                params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
+            .delete("notes.delete", summary: "Deletes a note.", id: idParam) { id, _ in try notes.delete(id: id) },
+            .move(
+                "notes.move", summary: "Moves a note to a 0-based position in the whole list.", id: idParam,
                 result: Note.schema
-            ) { params, _ in
-                try notes.move(id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!)).json
-            },
+            ) { id, index, _ in try notes.move(id: id, to: index).json },
         ]
     }
 }

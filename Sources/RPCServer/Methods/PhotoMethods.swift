@@ -39,21 +39,14 @@ enum PhotoMethods {
                 let id = params.string("id")!, caption = params.change("caption", params.string)
                 return try photos.update(id: id, caption: caption, ifRevision: params.integer("ifRevision")).json
             },
-            RPCMethod(
+            .delete(
                 "photos.delete", summary: "Deletes a photo note (its image too, when nothing else uses it).",
-                params: [idParam], result: Schema.deleted
-            ) { params, _ in
-                let id = params.string("id")!
-                try photos.delete(id: id)
-                return .deleted(id)
-            },
-            RPCMethod(
-                "photos.move", summary: "Moves a photo note to a 0-based position in the photo list.",
-                params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
+                id: idParam
+            ) { id, _ in try photos.delete(id: id) },
+            .move(
+                "photos.move", summary: "Moves a photo note to a 0-based position in the photo list.", id: idParam,
                 result: PhotoNote.schema
-            ) { params, _ in
-                try photos.move(id: params.string("id")!, to: Int(clamping: params.integer("toIndex")!)).json
-            },
+            ) { id, index, _ in try photos.move(id: id, to: index).json },
             RPCMethod(
                 "images.get", summary: "A stored image with its bytes in base64.",
                 params: [.required("id", Schema.id, "The image's id.")],

@@ -103,20 +103,13 @@ enum ReminderMethods {
             ) { params, session in
                 try reminders.setCompleted(id: params.string("id")!, nil, session: session.editing).json
             },
-            RPCMethod("reminders.delete", summary: "Deletes a reminder (swipe).", params: [idParam], result: Schema.deleted) {
-                params, session in
-                let id = params.string("id")!
+            .delete("reminders.delete", summary: "Deletes a reminder (swipe).", id: idParam) { id, session in
                 try reminders.delete(id: id, session: session.editing)
-                return .deleted(id)
             },
-            RPCMethod(
-                "reminders.move", summary: "Moves a reminder to a 0-based position in the whole list.",
-                params: [idParam, .required("toIndex", Schema.integer(), "The new 0-based position.")],
+            .move(
+                "reminders.move", summary: "Moves a reminder to a 0-based position in the whole list.", id: idParam,
                 result: Reminder.schema
-            ) { params, session in
-                let index = Int(clamping: params.integer("toIndex")!)
-                return try reminders.move(id: params.string("id")!, to: index, session: session.editing).json
-            },
+            ) { id, index, session in try reminders.move(id: id, to: index, session: session.editing).json },
         ]
     }
 }

@@ -37,6 +37,28 @@ final class RPCMethod {
         return method
     }
 
+    /// `<app>.delete`: removes what the `id` param names and answers `{id, deleted: true}`.
+    static func delete(
+        _ name: String, summary: String, id: ParamSpec, _ delete: @escaping (String, Session) throws -> Void
+    ) -> RPCMethod {
+        RPCMethod(name, summary: summary, params: [id], result: Schema.deleted) { params, session in
+            let id = params.string("id")!
+            try delete(id, session)
+            return ["id": .string(id), "deleted": true]
+        }
+    }
+
+    /// `<app>.move`: moves what the `id` param names to the 0-based position `toIndex` and answers it.
+    static func move(
+        _ name: String, summary: String, id: ParamSpec, result: JSONValue,
+        _ move: @escaping (String, Int, Session) throws -> JSONValue
+    ) -> RPCMethod {
+        let toIndex = ParamSpec.required("toIndex", Schema.integer(), "The new 0-based position.")
+        return RPCMethod(name, summary: summary, params: [id, toIndex], result: result) { params, session in
+            try move(params.string("id")!, Int(clamping: params.integer("toIndex")!), session)
+        }
+    }
+
     /// The params as one object schema (what an MCP tool publishes as its `inputSchema`).
     var paramsSchema: JSONValue {
         Schema.object(params.map { ($0.name, $0.schema) }, required: params.filter(\.required).map(\.name))

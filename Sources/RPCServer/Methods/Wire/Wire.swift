@@ -57,11 +57,6 @@ extension Page {
     }
 }
 
-extension JSONValue {
-    /// What a `*.delete` answers (``Schema/deleted``).
-    static func deleted(_ id: String) -> JSONValue { ["id": .string(id), "deleted": true] }
-}
-
 extension Schema {
     /// `createdAt`, `updatedAt` and `revision`, as ``JSONWriter/write(createdAt:updatedAt:revision:)`` writes them.
     static let stamps: [(String, JSONValue)] = [
