@@ -61,16 +61,11 @@ enum ChangeMethods {
             RPCMethod(
                 "changes.subscribe",
                 summary: "From now on, a `changed` notification for every committed change (this process's and others').",
-                params: [
-                    .optional(
-                        "domains", Schema.array(of: Schema.enumeration(ChangeDomain.allCases.map(\.rawValue))),
-                        "Only these apps (default: all).")
-                ],
+                params: [.domains(ChangeDomain.allCases)],
                 result: Schema.object([("cursor", Schema.string())], required: ["cursor"])
             ) { params, session in
-                let domains = params.array("domains").map { Set($0.compactMap { $0.stringValue.flatMap(ChangeDomain.init) }) }
                 let latest = try changes.latestSequence()
-                session.subscription = ChangeSubscription(domains: domains, lastSequence: latest)
+                session.subscription = ChangeSubscription(domains: params.domains, lastSequence: latest)
                 return ["cursor": .string(cursor(latest))]
             },
             RPCMethod(

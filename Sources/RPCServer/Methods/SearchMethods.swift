@@ -9,7 +9,7 @@ enum SearchMethods {
         let index = store.search
         let hit = Schema.object(
             [
-                ("domain", Schema.enumeration(searchableDomains.map(\.rawValue))), ("id", Schema.id),
+                ("domain", ChangeDomain.schema(searchableDomains)), ("id", Schema.id),
                 ("title", Schema.string()), ("snippet", Schema.string(description: "the match marked **like this**")),
             ], required: ["domain", "id", "title", "snippet"])
         return [
@@ -18,16 +18,13 @@ enum SearchMethods {
                 summary: "Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).",
                 params: [
                     .required("query", Schema.string(), "Words or pieces of words; all must match. Taken as plain text."),
-                    .optional(
-                        "domains", Schema.array(of: Schema.enumeration(searchableDomains.map(\.rawValue))),
-                        "Only these apps (default: all)."),
+                    .domains(searchableDomains),
                     .optional("limit", Schema.integer(minimum: 1, maximum: 100), "At most this many hits (default 20)."),
                 ],
                 result: Schema.object([("hits", Schema.array(of: hit))], required: ["hits"])
             ) { params, session in
-                let domains = params.array("domains").map { Set($0.compactMap { $0.stringValue.flatMap(ChangeDomain.init) }) }
                 let hits = try index.search(
-                    params.string("query")!, domains: domains,
+                    params.string("query")!, domains: params.domains,
                     limit: params.integer("limit").map { Int($0) } ?? SearchIndex.defaultLimit
                 ) { session.report($0, total: $1, message: "indexing") }
                 return [
