@@ -8,31 +8,33 @@ enum BoardMethods {
 
     static func methods(store: DataStore) -> [RPCMethod] {
         let board = store.board
-        let idParam = ParamSpec.required("id", Schema.id, "The post's id.")
+        let idParam = Required.string("id", Schema.id, "The post's id.")
+        let title = Required.string("title", Schema.string(), "The title.")
+        let direction = Required<VoteRequest>(
+            "direction", Schema.enumeration(["up", "down", "clear"]), "up, down or clear."
+        ) { $0.stringValue.flatMap(VoteRequest.init(rawValue:)) }
         return [
             RPCMethod(
                 "board.create", summary: "Creates a post (title 1...255 characters; spaces alone are fine).",
-                params: [.required("title", Schema.string(), "The title.")], result: BoardPost.schema
+                params: [title.spec], result: BoardPost.schema
             ) { params, _ in
-                try board.create(title: params.string("title")!).json(withMyVote: false)
+                try board.create(title: params[title]).json(withMyVote: false)
             },
-            RPCMethod("board.get", summary: "One post.", params: [idParam, voterParam], result: BoardPost.schema) {
+            RPCMethod("board.get", summary: "One post.", params: [idParam.spec, voterParam], result: BoardPost.schema) {
                 params, _ in
                 let voter = params.string("voter")
-                return try board.get(id: params.string("id")!, voter: voter).json(withMyVote: voter != nil)
+                return try board.get(id: params[idParam], voter: voter).json(withMyVote: voter != nil)
             },
             .delete("board.delete", summary: "Deletes a post.", id: idParam) { id, _ in try board.delete(id: id) },
             RPCMethod(
                 "board.vote",
                 summary: "Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).",
                 params: [
-                    idParam, .required("direction", Schema.enumeration(["up", "down", "clear"]), "up, down or clear."),
-                    voterParam,
+                    idParam.spec, direction.spec, voterParam,
                 ], result: BoardPost.schema
             ) { params, _ in
                 let voter = params.string("voter")
-                let direction = VoteRequest(rawValue: params.string("direction")!)!
-                return try board.vote(id: params.string("id")!, direction, voter: voter).json(withMyVote: voter != nil)
+                return try board.vote(id: params[idParam], params[direction], voter: voter).json(withMyVote: voter != nil)
             },
             RPCMethod(
                 "board.list",

@@ -6,7 +6,7 @@ import Protocol
 enum DiaryMethods {
     static func methods(store: DataStore) -> [RPCMethod] {
         let diary = store.diary
-        let idParam = ParamSpec.required("id", Schema.id, "The post's id.")
+        let idParam = Required.string("id", Schema.id, "The post's id.")
         // The schema lets a fifth image through so that the domain can answer `tooManyImages` (-32002).
         let imagesSchema = Schema.array(of: ImageInput.schema)
         return [
@@ -21,21 +21,21 @@ enum DiaryMethods {
                 return try diary.create(text: params.string("text"), images: images).json(zone: session.timeZone)
             },
             RPCMethod(
-                "diary.get", summary: "A post with all its photos and the detail layout.", params: [idParam],
+                "diary.get", summary: "A post with all its photos and the detail layout.", params: [idParam.spec],
                 result: DiaryPost.schema
             ) { params, session in
-                try diary.get(id: params.string("id")!).json(zone: session.timeZone)
+                try diary.get(id: params[idParam]).json(zone: session.timeZone)
             },
             RPCMethod(
                 "diary.update", summary: "Changes the text (null removes it) and/or replaces the photos.",
                 params: [
-                    idParam, .optional("text", Schema.nullable(Schema.string()), "The new text, or null."),
+                    idParam.spec, .optional("text", Schema.nullable(Schema.string()), "The new text, or null."),
                     .optional("images", imagesSchema, "The new photos (replacing all of them)."),
                     .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
                 ], result: DiaryPost.schema
             ) { params, session in
                 let post = try diary.update(
-                    id: params.string("id")!, text: params.change("text", params.string),
+                    id: params[idParam], text: params.change("text", params.string),
                     images: params.array("images")?.map(ImageInput.init), ifRevision: params.integer("ifRevision"))
                 return post.json(zone: session.timeZone)
             },

@@ -9,6 +9,9 @@ enum ExchangeMethods {
 
     static func methods(store: DataStore, maximumMessageBytes: Int) -> [RPCMethod] {
         let exchange = store.exchange
+        let importMode = Required<ImportMode>("mode", Schema.enumeration(["merge", "replace"]), "merge or replace.") {
+            $0.stringValue.flatMap(ImportMode.init(rawValue:))
+        }
         return [
             RPCMethod(
                 "export",
@@ -54,11 +57,11 @@ enum ExchangeMethods {
                 params: [
                     .optional("document", Schema.openObject, "A document produced by `export`."),
                     .optional("path", pathParam, "Or the file an `export {path}` wrote (a regular file), read in pieces."),
-                    .required("mode", Schema.enumeration(["merge", "replace"]), "merge or replace."),
+                    importMode.spec,
                 ],
                 result: Schema.object([("imported", Schema.object([], additional: true))], required: ["imported"])
             ) { params, session in
-                let mode = ImportMode(rawValue: params.string("mode")!)!
+                let mode = params[importMode]
                 let progress: (Int, Int) -> Void = { session.report($0, total: $1) }
                 let summary: ImportSummary
                 switch (params["document"], params.string("path")) {

@@ -27,6 +27,7 @@ enum MCPTools {
                     ]
                 })
         ]
+        let nameParam = Required.string("name", Schema.string(), "The tool's name, as tools/list gives it.")
         registry.register([
             RPCMethod(
                 "tools/list", summary: "MCP: the tools (every domain method).",
@@ -38,7 +39,7 @@ enum MCPTools {
             RPCMethod(
                 "tools/call", summary: "MCP: runs a tool; domain errors come back as results with isError: true.",
                 params: [
-                    .required("name", Schema.string(), "The tool's name, as tools/list gives it."),
+                    nameParam.spec,
                     .optional("arguments", Schema.openObject, "The tool's arguments (its inputSchema)."),
                     .optional("_meta", Schema.openObject, "MCP request metadata."),
                 ],
@@ -46,7 +47,7 @@ enum MCPTools {
                     [("content", Schema.array(of: Schema.openObject)), ("structuredContent", Schema.openObject),
                      ("isError", Schema.boolean)], required: ["content", "isError"])
             ) { params, session in
-                let name = params.string("name")!
+                let name = params[nameParam]
                 guard let method = byName[name] else {
                     throw ServerError.invalidParam("name", expected: "the name of a tool from tools/list")
                 }

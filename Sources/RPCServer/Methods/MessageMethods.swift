@@ -5,7 +5,8 @@ import Protocol
 enum MessageMethods {
     static func methods(store: DataStore) -> [RPCMethod] {
         let messages = store.messages
-        let idParam = ParamSpec.required("id", Schema.id, "The message's id.")
+        let idParam = Required.string("id", Schema.id, "The message's id.")
+        let text = Required.string("text", Schema.string(), "The text: not blank, at most 10,000 characters.")
         return [
             RPCMethod(
                 "messages.list", summary: "Stored messages, newest first (index 0 is the bottom of the chat).",
@@ -29,13 +30,13 @@ enum MessageMethods {
             },
             RPCMethod(
                 "messages.send", summary: "Stores a message from the local user as the newest one.",
-                params: [.required("text", Schema.string(), "The text: not blank, at most 10,000 characters.")],
+                params: [text.spec],
                 result: Message.schema
             ) { params, _ in
-                try messages.send(text: params.string("text")!).json
+                try messages.send(text: params[text]).json
             },
-            RPCMethod("messages.get", summary: "One message.", params: [idParam], result: Message.schema) { params, _ in
-                try messages.get(id: params.string("id")!).json
+            RPCMethod("messages.get", summary: "One message.", params: [idParam.spec], result: Message.schema) { params, _ in
+                try messages.get(id: params[idParam]).json
             },
             .delete("messages.delete", summary: "Deletes a message.", id: idParam) { id, _ in
                 try messages.delete(id: id)

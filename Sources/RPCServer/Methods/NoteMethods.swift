@@ -5,7 +5,7 @@ import Protocol
 enum NoteMethods {
     static func methods(store: DataStore) -> [RPCMethod] {
         let notes = store.notes
-        let idParam = ParamSpec.required("id", Schema.id, "The note's id.")
+        let idParam = Required.string("id", Schema.id, "The note's id.")
         let ifRevision = ParamSpec.optional(
             "ifRevision", Schema.integer(minimum: 1), "Change only if the note is still at this revision.")
         return [
@@ -22,8 +22,8 @@ enum NoteMethods {
                 let index = params.integer("atIndex").map { Int(clamping: $0) }
                 return try notes.create(NoteDraft(params), at: index).json
             },
-            RPCMethod("notes.get", summary: "One note.", params: [idParam], result: Note.schema) { params, _ in
-                try notes.get(id: params.string("id")!).json
+            RPCMethod("notes.get", summary: "One note.", params: [idParam.spec], result: Note.schema) { params, _ in
+                try notes.get(id: params[idParam]).json
             },
             RPCMethod(
                 "notes.list", summary: "Notes in the user's order, a page at a time.", params: Schema.pageParams,
@@ -34,7 +34,7 @@ enum NoteMethods {
             RPCMethod(
                 "notes.update", summary: "Changes the given fields of a note; `deadline: null` clears it.",
                 params: [
-                    idParam,
+                    idParam.spec,
                     .optional("title", Schema.string(), "The new title."),
                     .optional("content", Schema.string(), "The new text."),
                     .optional("color", HSBColor.inputSchema, "The new HSB colour."),
@@ -42,7 +42,7 @@ enum NoteMethods {
                     ifRevision,
                 ], result: Note.schema
             ) { params, _ in
-                let id = params.string("id")!
+                let id = params[idParam]
                 return try notes.update(id: id, NoteChanges(params), ifRevision: params.integer("ifRevision")).json
             },
             .delete("notes.delete", summary: "Deletes a note.", id: idParam) { id, _ in try notes.delete(id: id) },

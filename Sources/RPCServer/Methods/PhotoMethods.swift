@@ -7,20 +7,21 @@ enum PhotoMethods {
     static func methods(store: DataStore) -> [RPCMethod] {
         let photos = store.photos
         let images = store.images
-        let idParam = ParamSpec.required("id", Schema.id, "The photo note's id.")
+        let idParam = Required.string("id", Schema.id, "The photo note's id.")
+        let image = Required.json("image", ImageInput.schema, "The photo: base64 data, a local path or an image id.")
         return [
             RPCMethod(
                 "photos.add", summary: "Adds a photo note at the end of the photo list.",
                 params: [
-                    .required("image", ImageInput.schema, "The photo: base64 data, a local path or an image id."),
+                    image.spec,
                     .optional("caption", Schema.nullable(Schema.string()), "A caption of at most 1000 characters."),
                 ], result: PhotoNote.schema
             ) { params, _ in
-                try photos.add(image: ImageInput(params["image"]!), caption: params.string("caption")).json
+                try photos.add(image: ImageInput(params[image]), caption: params.string("caption")).json
             },
-            RPCMethod("photos.get", summary: "One photo note.", params: [idParam], result: PhotoNote.schema) {
+            RPCMethod("photos.get", summary: "One photo note.", params: [idParam.spec], result: PhotoNote.schema) {
                 params, _ in
-                try photos.get(id: params.string("id")!).json
+                try photos.get(id: params[idParam]).json
             },
             RPCMethod(
                 "photos.list", summary: "Photo notes in the user's order, a page at a time.", params: Schema.pageParams,
@@ -31,12 +32,12 @@ enum PhotoMethods {
             RPCMethod(
                 "photos.update", summary: "Sets the caption (null clears it).",
                 params: [
-                    idParam,
+                    idParam.spec,
                     .optional("caption", Schema.nullable(Schema.string()), "The new caption, or null."),
                     .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
                 ], result: PhotoNote.schema
             ) { params, _ in
-                let id = params.string("id")!, caption = params.change("caption", params.string)
+                let id = params[idParam], caption = params.change("caption", params.string)
                 return try photos.update(id: id, caption: caption, ifRevision: params.integer("ifRevision")).json
             },
             .delete(
@@ -54,7 +55,7 @@ enum PhotoMethods {
                     [("image", ImageRecord.schema), ("data", Schema.string(description: "base64"))],
                     required: ["image", "data"])
             ) { params, _ in
-                let (record, bytes) = try images.data(id: params.string("id")!)
+                let (record, bytes) = try images.data(id: params[idParam])
                 return ["image": record.json, "data": .string(Data(bytes).base64EncodedString())]
             },
         ]

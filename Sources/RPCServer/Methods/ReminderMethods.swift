@@ -11,7 +11,7 @@ enum ReminderMethods {
 
     static func methods(store: DataStore) -> [RPCMethod] {
         let reminders = store.reminders
-        let idParam = ParamSpec.required("id", Schema.id, "The reminder's id.")
+        let idParam = Required.string("id", Schema.id, "The reminder's id.")
         return [
             RPCMethod(
                 "reminders.list", summary: "Reminders in the user's order; `editingId` is this connection's.",
@@ -32,9 +32,9 @@ enum ReminderMethods {
                         writer.writeByte(UInt8(ascii: "}"))
                     })
             },
-            RPCMethod("reminders.get", summary: "One reminder.", params: [idParam], result: Reminder.schema) {
+            RPCMethod("reminders.get", summary: "One reminder.", params: [idParam.spec], result: Reminder.schema) {
                 params, session in
-                try reminders.get(id: params.string("id")!, session: session.editing).json
+                try reminders.get(id: params[idParam], session: session.editing).json
             },
             RPCMethod(
                 "reminders.add",
@@ -52,9 +52,9 @@ enum ReminderMethods {
             },
             RPCMethod(
                 "reminders.beginEditing", summary: "Puts the cursor in a reminder; the previous editing ends (with cleanup).",
-                params: [idParam], result: withRemoved
+                params: [idParam.spec], result: withRemoved
             ) { params, session in
-                let (edited, removed) = try reminders.beginEditing(id: params.string("id")!, session: session.editing)
+                let (edited, removed) = try reminders.beginEditing(id: params[idParam], session: session.editing)
                 return ["reminder": edited.json, "removedIds": ids(removed)]
             },
             RPCMethod(
@@ -70,38 +70,38 @@ enum ReminderMethods {
                 "reminders.update",
                 summary: "Changes title and/or memo (`memo: null` clears it); a blank title only while editing it.",
                 params: [
-                    idParam, .optional("title", Schema.string(), "The new title."),
+                    idParam.spec, .optional("title", Schema.string(), "The new title."),
                     .optional("memo", Schema.nullable(Schema.string()), "The new memo, or null."),
                     .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
                 ], result: Reminder.schema
             ) { params, session in
                 try reminders.update(
-                    id: params.string("id")!, ReminderChanges(params), ifRevision: params.integer("ifRevision"),
+                    id: params[idParam], ReminderChanges(params), ifRevision: params.integer("ifRevision"),
                     session: session.editing
                 ).json
             },
             RPCMethod(
                 "reminders.submit",
                 summary: "Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal.",
-                params: [idParam],
+                params: [idParam.spec],
                 result: Schema.object(
                     [("created", Schema.nullable(Reminder.schema)), ("removedId", Schema.nullable(Schema.id))],
                     required: ["created", "removedId"])
             ) { params, session in
-                let (created, removed) = try reminders.submit(id: params.string("id")!, session: session.editing)
+                let (created, removed) = try reminders.submit(id: params[idParam], session: session.editing)
                 return ["created": created?.json ?? .null, "removedId": removed.map { .string($0) } ?? .null]
             },
             RPCMethod(
                 "reminders.setCompleted", summary: "Marks a reminder done or not done.",
-                params: [idParam, .required("completed", Schema.boolean, "Done or not.")], result: Reminder.schema
+                params: [idParam.spec, .required("completed", Schema.boolean, "Done or not.")], result: Reminder.schema
             ) { params, session in
                 let completed = params.bool("completed")
-                return try reminders.setCompleted(id: params.string("id")!, completed, session: session.editing).json
+                return try reminders.setCompleted(id: params[idParam], completed, session: session.editing).json
             },
             RPCMethod(
-                "reminders.toggle", summary: "Flips a reminder's completion.", params: [idParam], result: Reminder.schema
+                "reminders.toggle", summary: "Flips a reminder's completion.", params: [idParam.spec], result: Reminder.schema
             ) { params, session in
-                try reminders.setCompleted(id: params.string("id")!, nil, session: session.editing).json
+                try reminders.setCompleted(id: params[idParam], nil, session: session.editing).json
             },
             .delete("reminders.delete", summary: "Deletes a reminder (swipe).", id: idParam) { id, session in
                 try reminders.delete(id: id, session: session.editing)

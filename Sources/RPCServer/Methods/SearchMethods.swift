@@ -7,6 +7,7 @@ enum SearchMethods {
 
     static func methods(store: DataStore) -> [RPCMethod] {
         let index = store.search
+        let query = Required.string("query", Schema.string(), "Words or pieces of words; all must match. Taken as plain text.")
         let hit = Schema.object(
             [
                 ("domain", ChangeDomain.schema(searchableDomains)), ("id", Schema.id),
@@ -17,14 +18,14 @@ enum SearchMethods {
                 "search",
                 summary: "Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).",
                 params: [
-                    .required("query", Schema.string(), "Words or pieces of words; all must match. Taken as plain text."),
+                    query.spec,
                     .domains(searchableDomains),
                     .optional("limit", Schema.integer(minimum: 1, maximum: 100), "At most this many hits (default 20)."),
                 ],
                 result: Schema.object([("hits", Schema.array(of: hit))], required: ["hits"])
             ) { params, session in
                 let hits = try index.search(
-                    params.string("query")!, domains: params.domains,
+                    params[query], domains: params.domains,
                     limit: params.integer("limit").map { Int($0) } ?? SearchIndex.defaultLimit
                 ) { session.report($0, total: $1, message: "indexing") }
                 return [

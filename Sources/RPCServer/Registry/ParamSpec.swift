@@ -57,3 +57,44 @@ struct PlainStringCheck {
         return true
     }
 }
+
+/// A required param declared with the type its handler reads it as: the spec the registry validates and
+/// publishes, and how a validated value becomes a `Value`. `params[key]` then is a `Value`, never an
+/// optional to force open (see ``ParamValues/subscript(_:)``).
+struct Required<Value> {
+    let spec: ParamSpec
+    let read: (JSONValue) -> Value?
+
+    init(_ name: String, _ schema: JSONValue, _ summary: String, read: @escaping (JSONValue) -> Value?) {
+        spec = .required(name, schema, summary)
+        self.read = read
+    }
+}
+
+extension Required where Value == String {
+    /// A string param (an id, a title, a query).
+    static func string(_ name: String, _ schema: JSONValue = Schema.string(), _ summary: String) -> Self {
+        Self(name, schema, summary) { $0.stringValue }
+    }
+}
+
+extension Required where Value == Int {
+    /// An integer param, clamped to `Int`.
+    static func integer(_ name: String, _ schema: JSONValue = Schema.integer(), _ summary: String) -> Self {
+        Self(name, schema, summary) { $0.integerValue.map { Int(clamping: $0) } }
+    }
+}
+
+extension Required where Value == JSONValue {
+    /// A param read as the JSON it is (an image input, a document).
+    static func json(_ name: String, _ schema: JSONValue, _ summary: String) -> Self {
+        Self(name, schema, summary) { $0 }
+    }
+}
+
+extension Required where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of `Value`'s cases by its raw value; the schema lists them.
+    static func oneOf(_ name: String, _ summary: String) -> Self {
+        Self(name, Schema.enumeration(Value.allCases.map(\.rawValue)), summary) { $0.stringValue.flatMap(Value.init(rawValue:)) }
+    }
+}

@@ -17,6 +17,15 @@ struct ParamValues {
     /// The raw value of `name`, if given.
     subscript(name: String) -> JSONValue? { members[name] }
 
+    /// A required param's value: validation has made sure it is there and of its schema's type, so it
+    /// reads (a failure here is a declaration whose schema and type disagree, a bug).
+    subscript<Value>(_ param: Required<Value>) -> Value {
+        guard let value = members[param.spec.name].flatMap(param.read) else {
+            preconditionFailure("\(param.spec.name) passed validation but does not read as \(Value.self)")
+        }
+        return value
+    }
+
     func string(_ name: String) -> String? { members[name]?.stringValue }
     func integer(_ name: String) -> Int64? { members[name]?.integerValue }
     func double(_ name: String) -> Double? { members[name]?.doubleValue }

@@ -39,23 +39,23 @@ final class RPCMethod {
 
     /// `<app>.delete`: removes what the `id` param names and answers `{id, deleted: true}`.
     static func delete(
-        _ name: String, summary: String, id: ParamSpec, _ delete: @escaping (String, Session) throws -> Void
+        _ name: String, summary: String, id: Required<String>, _ delete: @escaping (String, Session) throws -> Void
     ) -> RPCMethod {
-        RPCMethod(name, summary: summary, params: [id], result: Schema.deleted) { params, session in
-            let id = params.string("id")!
-            try delete(id, session)
-            return ["id": .string(id), "deleted": true]
+        RPCMethod(name, summary: summary, params: [id.spec], result: Schema.deleted) { params, session in
+            let value = params[id]
+            try delete(value, session)
+            return ["id": .string(value), "deleted": true]
         }
     }
 
     /// `<app>.move`: moves what the `id` param names to the 0-based position `toIndex` and answers it.
     static func move(
-        _ name: String, summary: String, id: ParamSpec, result: JSONValue,
+        _ name: String, summary: String, id: Required<String>, result: JSONValue,
         _ move: @escaping (String, Int, Session) throws -> JSONValue
     ) -> RPCMethod {
-        let toIndex = ParamSpec.required("toIndex", Schema.integer(), "The new 0-based position.")
-        return RPCMethod(name, summary: summary, params: [id, toIndex], result: result) { params, session in
-            try move(params.string("id")!, Int(clamping: params.integer("toIndex")!), session)
+        let toIndex = Required.integer("toIndex", Schema.integer(), "The new 0-based position.")
+        return RPCMethod(name, summary: summary, params: [id.spec, toIndex.spec], result: result) { params, session in
+            try move(params[id], params[toIndex], session)
         }
     }
 
