@@ -5,9 +5,10 @@ end
 vim.g.loaded_satchel = true
 
 vim.api.nvim_create_user_command('Satchel', function(command)
-  require('satchel').command(command.args)
+  require('satchel').command(command.args, command.bang)
 end, {
   nargs = '*',
+  bang = true,
   complete = function(lead, line)
     return require('satchel').complete(lead, line)
   end,

@@ -125,3 +125,19 @@ def test_export_and_import_complete_files_and_modes(editor, tmp_path):
     assert complete(f"Satchel import {tmp_path}/backup.json r") == ["replace"]
     editor.nvim.command("Satchel import")
     assert "import {file}" in editor.notifications()[-1][0]
+
+
+def test_export_replaces_an_existing_file_only_with_a_bang(editor, tmp_path):
+    fill(editor.db, 2)
+    existing = tmp_path / "old.json"
+    existing.write_text("my earlier export")
+    editor.nvim.command(f"Satchel export {existing}")
+    editor.wait(lambda: editor.notifications(), message="the refusal")
+    message, level = editor.notifications()[-1]
+    assert level == 4 and "exists" in message and "!" in message, message
+    assert existing.read_text() == "my earlier export"
+    record_echoes(editor)
+    editor.nvim.command(f"Satchel! export {existing}")
+    editor.wait(lambda: existing.read_text().startswith("{"), message="the file replaced")
+    assert len(json.loads(existing.read_text())["notes"]) == 2
+    not_prompting(editor)

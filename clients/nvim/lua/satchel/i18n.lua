@@ -20,6 +20,7 @@ local words = {
     exported = 'Satchel: exported %s items to %s',
     imported = 'Satchel: imported %s items from %s',
     replace_all = 'Replace everything in Satchel with %s?',
+    file_exists = 'Satchel: %s exists (add ! to replace it: :Satchel! export)',
   },
   ru = {
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -39,6 +40,7 @@ local words = {
     exported = 'Satchel: экспортировано объектов: %s, в %s',
     imported = 'Satchel: импортировано объектов: %s, из %s',
     replace_all = 'Заменить всё в Satchel содержимым %s?',
+    file_exists = 'Satchel: %s уже существует (добавьте !, чтобы заменить: :Satchel! export)',
   },
   ja = {
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',
@@ -58,6 +60,7 @@ local words = {
     exported = 'Satchel: %s 件をエクスポートしました（%s）',
     imported = 'Satchel: %s 件をインポートしました（%s）',
     replace_all = 'Satchel の内容をすべて %s で置き換えますか？',
+    file_exists = 'Satchel: %s は既にあります（置き換えるには ! を付けてください: :Satchel! export）',
   },
 }
 

@@ -102,17 +102,17 @@ local commands = {
   search = function(args)
     app('search').run(table.concat(args, ' '))
   end,
-  export = function(_, rest)
-    app('transfer').export(rest)
+  export = function(_, rest, bang)
+    app('transfer').export(rest, bang)
   end,
   import = function(_, rest)
     app('transfer').import(rest)
   end,
 }
 
---- `:Satchel {app} [args]`; without an app, a picker. An app is given its arguments as words and as the text
---- after its name (a file name may hold spaces).
-function M.command(arguments)
+--- `:Satchel[!] {app} [args]`; without an app, a picker. An app is given its arguments as words and as the
+--- text after its name (a file name may hold spaces), and whether the command had a `!`.
+function M.command(arguments, bang)
   local text = vim.trim(arguments or '')
   local args = vim.split(text, '%s+', { trimempty = true })
   local name = table.remove(args, 1)
@@ -128,7 +128,7 @@ function M.command(arguments)
     vim.notify('Satchel: unknown app ' .. name .. ' (' .. table.concat(M.apps, ', ') .. ')', vim.log.levels.ERROR)
     return
   end
-  commands[name](args, vim.trim(text:sub(#name + 1)))
+  commands[name](args, vim.trim(text:sub(#name + 1)), bang)
 end
 
 --- Completion of `:Satchel`: the apps, then each app's arguments (export and import: a file, then for import

@@ -51,13 +51,18 @@ local function progress(word)
   end
 end
 
---- `:Satchel export {file}`: everything into `file` (written whole or not at all; mode 0600).
-function M.export(file)
+--- `:Satchel export {file}`: everything into `file` (written whole or not at all; mode 0600). A file that is
+--- already there is replaced only with `!` (`:Satchel! export`), as `:w!` does.
+function M.export(file, bang)
   if file == nil or file == '' then
     vim.notify('Satchel: :Satchel export {file}', vim.log.levels.WARN)
     return
   end
   local path = absolute(file)
+  if not bang and vim.loop.fs_stat(path) then
+    vim.notify(i18n.t('file_exists', vim.fn.fnamemodify(path, ':~')), vim.log.levels.ERROR)
+    return
+  end
   satchel.call('export', { path = path }, function(result)
     echo(i18n.t('exported', i18n.number(items(result.counts)), shown(result.path or path, 'exported')), true)
   end, { progress = progress('exporting') })
