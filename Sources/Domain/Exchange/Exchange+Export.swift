@@ -38,11 +38,7 @@ public final class Exchange {
         return document
     }
 
-    /// How many elements each list of an export holds (read before the export starts).
-    public func counts() throws(DomainError) -> [ExchangeList: Int] {
-        try storage { try database.readTransaction { try countsLocked() } }
-    }
-
+    /// How many elements each list of an export holds, for its progress (inside its read transaction).
     private func countsLocked() throws -> [ExchangeList: Int] {
         let counts = RowCounts(database: database)
         return [

@@ -60,7 +60,7 @@ extension Exchange {
         path: String, mode: ImportMode, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(DomainError) -> ImportSummary {
         let reader = try ExchangeFileReader(path: path)
-        try reader.locate()
+        try storage { try reader.locate() }
         return try importing(from: reader, mode: mode, progress: progress)
     }
 

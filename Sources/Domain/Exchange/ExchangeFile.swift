@@ -217,7 +217,7 @@ final class ExchangeFileReader {
 
     /// Finds the top-level members: `format`, `version` and where each list is. Unknown members are
     /// skipped, as they are in a document sent in a message.
-    func locate() throws(DomainError) {
+    func locate() throws {
         try seek(to: 0)
         try skipWhitespace()
         try expect(UInt8(ascii: "{"), "")
@@ -266,16 +266,16 @@ final class ExchangeFileReader {
     }
 
     /// Steps over a list, counting its elements.
-    private func countElements(_ list: ExchangeList) throws(DomainError) -> Int {
+    private func countElements(_ list: ExchangeList) throws -> Int {
         var count = 0
-        try forEachElement(list) { _, _ throws(DomainError) in count += 1 }
+        try forEachElement(list) { _, _ in count += 1 }
         return count
     }
 
     /// Calls `body` with each element's index (and bytes, when `keeping`) of the list that starts here.
     private func forEachElement(
-        _ list: ExchangeList, keeping: Bool = false, _ body: (Int, [UInt8]) throws(DomainError) -> Void
-    ) throws(DomainError) {
+        _ list: ExchangeList, keeping: Bool = false, _ body: (Int, [UInt8]) throws -> Void
+    ) throws {
         let field = "." + list.rawValue
         try expect(UInt8(ascii: "["), field)
         try skipWhitespace()
@@ -307,17 +307,8 @@ final class ExchangeFileReader {
     ) throws {
         guard let location = lists[list] else { throw Self.invalid("." + list.rawValue) }
         try seek(to: location.offset)
-        var failure: (any Error)? = nil
-        do {
-            try forEachElement(list, keeping: true) { index, bytes throws(DomainError) in
-                let element = try decode(T.self, bytes, ".\(list.rawValue)[\(index)]")
-                do { try body(index, element) } catch {
-                    failure = error
-                    throw Self.invalid()  // stops the reading; `failure` is what is thrown
-                }
-            }
-        } catch {
-            throw failure ?? error
+        try forEachElement(list, keeping: true) { index, bytes in
+            try body(index, try decode(T.self, bytes, ".\(list.rawValue)[\(index)]"))
         }
     }
 
