@@ -26,6 +26,8 @@ public struct DomainSettings {
 /// - Important: Not thread-safe; it belongs to the thread that opened it.
 public final class DataStore {
     public let database: Database
+    /// What a chunk of pipelined requests shares: one commit, one read snapshot, batched rows.
+    public let group: WriteGroup
     public let clock: any Clock
     public let changes: ChangeLog
     public let edition: Edition
@@ -44,6 +46,7 @@ public final class DataStore {
         path: String?, settings: DomainSettings = DomainSettings(), clock: any Clock = SystemClock(),
         ids: (any IDGenerator)? = nil
     ) throws(DomainError) {
+        let database: Database
         do {
             database = try Database(path: path)
             try Migrations.migrate(database)
@@ -52,24 +55,24 @@ public final class DataStore {
         } catch {
             throw DomainError.storage(reason: .storageError, detail: "\(error)")
         }
-        self.clock = clock
         let ids = ids ?? RandomIDGenerator(clock: clock)
-        changes = ChangeLog(database: database, clock: clock)
-        edition = Edition(freeLimit: settings.freeLimit, database: database)
-        images = ImageStore(
-            database: database, clock: clock, ids: ids, changes: changes, maximumBytes: settings.maximumImageBytes)
-        notes = NoteStore(database: database, clock: clock, ids: ids, changes: changes, edition: edition)
-        photos = PhotoNoteStore(
-            database: database, clock: clock, ids: ids, changes: changes, edition: edition, images: images)
-        reminders = ReminderStore(database: database, clock: clock, ids: ids, changes: changes)
-        diary = DiaryStore(database: database, clock: clock, ids: ids, changes: changes, images: images)
-        messages = MessageStore(
-            database: database, clock: clock, ids: ids, changes: changes, feed: settings.messageFeed,
-            localAuthor: settings.localAuthor)
-        board = BoardStore(database: database, clock: clock, ids: ids, changes: changes)
-        exchange = Exchange(database: database, clock: clock, changes: changes)
-        search = SearchIndex(database: database)
+        let group = WriteGroup(database: database)
+        self.database = database
+        self.group = group
+        self.clock = clock
         self.ids = ids
+        changes = ChangeLog(database: database, group: group, clock: clock)
+        let context = StoreContext(database: database, group: group, clock: clock, ids: ids, changes: changes)
+        edition = Edition(freeLimit: settings.freeLimit, database: database)
+        images = ImageStore(context, maximumBytes: settings.maximumImageBytes)
+        notes = NoteStore(context, edition: edition)
+        photos = PhotoNoteStore(context, edition: edition, images: images)
+        reminders = ReminderStore(context)
+        diary = DiaryStore(context, images: images)
+        messages = MessageStore(context, feed: settings.messageFeed, localAuthor: settings.localAuthor)
+        board = BoardStore(context)
+        exchange = Exchange(context)
+        search = SearchIndex(database: database, group: group)
     }
 
     private let ids: any IDGenerator
@@ -83,12 +86,12 @@ public final class DataStore {
     /// The server opens one for each batch of pipelined requests, so a burst of creates costs one commit;
     /// no answer is written before the commit it reports on.
     public func beginWriteGroup() {
-        database.armGroup()
+        group.arm()
     }
 
     /// Commits the write group. When the commit fails, everything in the group was rolled back.
     public func commitWriteGroup() throws(DomainError) {
-        try storage { try database.commitGroup() }
+        try storage { try group.commit() }
     }
 
     /// The schema version of the open database.

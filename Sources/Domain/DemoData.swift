@@ -19,7 +19,7 @@ public enum DemoData {
         ]
         guard counts.allSatisfy({ $0 == 0 }) else { return false }
         // All of it or nothing: a process stopped half-way must not leave a half-filled "non-empty" database.
-        try storage { try store.database.transaction { try fill(store) } }
+        try storage { try store.group.transaction { try fill(store) } }
         return true
     }
 

@@ -354,14 +354,15 @@ import Testing
         store.beginWriteGroup()
         let kept = try store.notes.create(NoteDraft(title: "kept"))
         #expect(throws: Refused.self) {
-            try database.transaction {
+            try store.group.transaction {
                 try store.changes.record(.notes, .updated, id: "ghost", at: 0)
-                // Something in the savepoint reads the log: everything so far is written, inside it...
+                // Something in the savepoint reads the log: the held event (written before the savepoint began)
+                // and its own are there...
                 #expect(try database.scalarInteger("SELECT count(*) FROM changes") == 2)
                 throw Refused()
             }
         }
-        // ...and the savepoint's rollback took those rows away again; the earlier event is written anew.
+        // ...and the savepoint's rollback took its own away again; the earlier event stays.
         let later = try store.notes.create(NoteDraft(title: "later"))
         try store.commitWriteGroup()
         #expect(try Self.sequences(store) == ["1:created:\(kept.id)", "2:created:\(later.id)"])

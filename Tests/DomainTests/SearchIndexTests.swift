@@ -222,7 +222,7 @@ import Testing
     static func indexedAndExpected(_ store: DataStore) throws -> (indexed: [String], expected: [String]) {
         func rows(_ sql: String) throws -> [String] {
             var rows: [String] = []
-            try store.database.statement(sql).forEachRow([]) { row in
+            try store.database.prepare(sql).forEachRow([]) { row in
                 rows.append([row.text(0), row.text(1), row.text(2), row.text(3)].joined(separator: "|"))
             }
             return rows

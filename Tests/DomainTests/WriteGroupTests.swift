@@ -44,10 +44,10 @@ import Testing
 
     struct Refused: Error {}
 
-    static func table() throws -> Database {
+    static func table() throws -> (Database, WriteGroup) {
         let database = try Database(path: nil)
         try database.execute("CREATE TABLE t(x INTEGER NOT NULL)")
-        return database
+        return (database, WriteGroup(database: database))
     }
 
     static func count(_ database: Database) throws -> Int64 {
@@ -55,60 +55,60 @@ import Testing
     }
 
     @Test func aSavepointMutationThatFailsIsUndoneAloneInItsGroup() throws {
-        let database = try Self.table()
-        database.armGroup()
-        try database.transaction { try database.run("INSERT INTO t VALUES (1)") }
+        let (database, group) = try Self.table()
+        group.arm()
+        try group.transaction { try database.run("INSERT INTO t VALUES (1)") }
         #expect(throws: Refused.self) {
-            try database.transaction {
+            try group.transaction {
                 try database.run("INSERT INTO t VALUES (2)")
                 throw Refused()
             }
         }
-        try database.transaction { try database.run("INSERT INTO t VALUES (3)") }
-        try database.commitGroup()
+        try group.transaction { try database.run("INSERT INTO t VALUES (3)") }
+        try group.commit()
         #expect(try Self.count(database) == 2)
     }
 
     @Test func aWholeGroupMutationThatFailsBeforeWritingLeavesTheGroupAlone() throws {
-        let database = try Self.table()
-        database.armGroup()
-        try database.transaction { try database.run("INSERT INTO t VALUES (1)") }
+        let (database, group) = try Self.table()
+        group.arm()
+        try group.transaction { try database.run("INSERT INTO t VALUES (1)") }
         #expect(throws: Refused.self) {
-            try database.transaction(undo: .wholeGroup) {
+            try group.transaction(undo: .wholeGroup) {
                 _ = try Self.count(database)
                 throw Refused()
             }
         }
-        try database.transaction(undo: .wholeGroup) { try database.run("INSERT INTO t VALUES (2)") }
-        try database.commitGroup()
+        try group.transaction(undo: .wholeGroup) { try database.run("INSERT INTO t VALUES (2)") }
+        try group.commit()
         #expect(try Self.count(database) == 2)
     }
 
     @Test func aWholeGroupMutationThatFailsAfterWritingGivesTheGroupUp() throws {
-        let database = try Self.table()
-        database.armGroup()
-        try database.transaction { try database.run("INSERT INTO t VALUES (1)") }
+        let (database, group) = try Self.table()
+        group.arm()
+        try group.transaction { try database.run("INSERT INTO t VALUES (1)") }
         #expect(throws: Refused.self) {
-            try database.transaction(undo: .wholeGroup) {
+            try group.transaction(undo: .wholeGroup) {
                 try database.run("INSERT INTO t VALUES (2)")
                 throw Refused()
             }
         }
         // Nothing more joins the group, and its commit fails: nothing half-written is ever kept.
-        #expect(throws: SQLiteError.self) { try database.transaction { try database.run("INSERT INTO t VALUES (3)") } }
-        #expect(throws: SQLiteError.self) { try database.commitGroup() }
+        #expect(throws: SQLiteError.self) { try group.transaction { try database.run("INSERT INTO t VALUES (3)") } }
+        #expect(throws: SQLiteError.self) { try group.commit() }
         #expect(try Self.count(database) == 0)
         // The next group starts afresh.
-        database.armGroup()
-        try database.transaction(undo: .wholeGroup) { try database.run("INSERT INTO t VALUES (4)") }
-        try database.commitGroup()
+        group.arm()
+        try group.transaction(undo: .wholeGroup) { try database.run("INSERT INTO t VALUES (4)") }
+        try group.commit()
         #expect(try Self.count(database) == 1)
     }
 
     @Test func outsideAGroupAWholeGroupMutationIsItsOwnTransaction() throws {
-        let database = try Self.table()
+        let (database, group) = try Self.table()
         #expect(throws: Refused.self) {
-            try database.transaction(undo: .wholeGroup) {
+            try group.transaction(undo: .wholeGroup) {
                 try database.run("INSERT INTO t VALUES (1)")
                 throw Refused()
             }

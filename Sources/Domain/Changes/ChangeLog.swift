@@ -43,43 +43,43 @@ public struct ChangeEvent: Sendable, Equatable {
 /// Appends an event for every mutation, inside the mutation's own transaction, so the log and the data
 /// can never disagree.
 ///
-/// Events are deferred rows (see ``DeferredInserts``): kept in memory while their transaction runs and
-/// written many to a statement before it commits or before anything reads the log (a statement per event
-/// cost a create ~7,800 instructions); a savepoint or transaction that rolls back forgets its own.
-public final class ChangeLog: DeferringInserts {
+/// Events are batched rows (see ``WriteGroup``): in a run of pipelined creates they are held and written
+/// many to a statement (a statement per event cost a create ~7,800 instructions).
+public final class ChangeLog {
     let database: Database
+    private let group: WriteGroup
     private let clock: any Clock
-    let deferredInserts = DeferredInserts<(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: DeferredText)>(
-        table: "changes", columns: ["at", "domain", "kind", "entity_id"])
+    private let events: BatchedInsert<(at: Int64, domain: ChangeDomain, kind: ChangeKind, id: BatchText)>
 
-    init(database: Database, clock: any Clock) {
+    init(database: Database, group: WriteGroup, clock: any Clock) {
         self.database = database
+        self.group = group
         self.clock = clock
-        database.deferredRows.register(self)
+        events = group.batch(table: "changes", columns: ["at", "domain", "kind", "entity_id"]) {
+            (statement, first, event, texts) throws(SQLiteError) in
+            try statement.bind(first, integer: event.at)
+            try statement.bind(first + 1, literal: event.domain.literal)
+            try statement.bind(first + 2, literal: event.kind.literal)
+            try texts.bind(event.id, to: statement, at: first + 3)
+        }
     }
+
+    /// The sequence number of the newest event, or 0.
+    static let newestSQL = "SELECT coalesce(max(seq), 0) FROM changes"
 
     /// Records that `id` in `domain` was `kind`. Must run inside the mutation's transaction.
     func record(_ domain: ChangeDomain, _ kind: ChangeKind, id: String, at time: Int64) throws {
-        deferInsert((time, domain, kind, deferredInserts.text(id)))
+        try group.add((time, domain, kind, events.text(id)), to: events)
     }
 
-    func bind(
-        _ event: (at: Int64, domain: ChangeDomain, kind: ChangeKind, id: DeferredText), to statement: Statement,
-        from first: Int32, texts: DeferredTexts
-    ) throws(SQLiteError) {
-        try statement.bind(first, integer: event.at)
-        try statement.bind(first + 1, literal: event.domain.literal)
-        try statement.bind(first + 2, literal: event.kind.literal)
-        try texts.bind(event.id, to: statement, at: first + 3)
-    }
+    private lazy var selectAfter = Prepared(
+        database, "SELECT seq, at, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2")
 
     /// Events after `sequence`, oldest first.
     public func events(after sequence: Int64, limit: Int) throws(DomainError) -> [ChangeEvent] {
         try storage {
             var events: [ChangeEvent] = []
-            try database.statement(
-                "SELECT seq, at, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2"
-            ).forEachRow([.integer(sequence), .integer(Int64(limit))]) { row in
+            try selectAfter.forEachRow([.integer(sequence), .integer(Int64(limit))]) { row in
                 events.append(
                     ChangeEvent(
                         sequence: row.int64(0), at: row.int64(1),
@@ -103,10 +103,12 @@ public final class ChangeLog: DeferringInserts {
         return sequence
     }
 
+    private lazy var selectNewest = Prepared(database, Self.newestSQL)
+
     /// The sequence number of the newest event (0 when there is none).
     public func latestSequence() throws(DomainError) -> Int64 {
         try storage {
-            return try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+            return try selectNewest.integer() ?? 0
         }
     }
 }

@@ -1,15 +1,13 @@
 import Foundation
 
 /// Export and import of everything (SPEC §11).
-public final class Exchange {
-    let database: Database
-    let clock: any Clock
-    let changes: ChangeLog
+public final class Exchange: Store {
+    /// Imports run in its transactions (see Exchange+Import.swift).
+    private let rowCounts: RowCounts
 
-    init(database: Database, clock: any Clock, changes: ChangeLog) {
-        self.database = database
-        self.clock = clock
-        self.changes = changes
+    override init(_ context: StoreContext) {
+        self.rowCounts = RowCounts(database: context.database)
+        super.init(context)
     }
 
     static func time(_ milliseconds: Int64) -> String { Timestamp.format(milliseconds: milliseconds) }
@@ -38,16 +36,18 @@ public final class Exchange {
         return document
     }
 
+    private lazy var feedCount = Prepared(database, "SELECT count(*) FROM feed_state")
+    private lazy var reminderCount = Prepared(database, "SELECT count(*) FROM reminders WHERE blank = 0")
+
     /// How many elements each list of an export holds, for its progress (inside its read transaction).
     private func countsLocked() throws -> [ExchangeList: Int] {
-        let counts = RowCounts(database: database)
-        return [
-            .board: try counts.rows(of: "board_posts"), .diary: try counts.rows(of: "diary_posts"),
-            .images: try counts.rows(of: "images"),
-            .messageFeeds: Int(try database.scalarInteger("SELECT count(*) FROM feed_state") ?? 0),
-            .messages: try counts.rows(of: "messages"), .notes: try counts.rows(of: "notes"),
-            .photos: try counts.rows(of: "photo_notes"),
-            .reminders: Int(try database.scalarInteger("SELECT count(*) FROM reminders WHERE blank = 0") ?? 0),
+        [
+            .board: try rowCounts.rows(of: "board_posts"), .diary: try rowCounts.rows(of: "diary_posts"),
+            .images: try rowCounts.rows(of: "images"),
+            .messageFeeds: Int(try feedCount.integer() ?? 0),
+            .messages: try rowCounts.rows(of: "messages"), .notes: try rowCounts.rows(of: "notes"),
+            .photos: try rowCounts.rows(of: "photo_notes"),
+            .reminders: Int(try reminderCount.integer() ?? 0),
         ]
     }
 
@@ -71,21 +71,38 @@ public final class Exchange {
         }
     }
 
-    private func rows(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
-        try database.statement(sql).forEachRow(values, body)
-    }
-
-    private func all<T>(_ sql: String, _ values: [SQLValue], _ map: (Statement) throws -> T) throws -> [T] {
+    private func all<T>(_ statement: Prepared, _ values: [SQLValue], _ map: (Statement) throws -> T) throws -> [T] {
         var result: [T] = []
-        try database.statement(sql).forEachRow(values) { result.append(try map($0)) }
+        try statement.forEachRow(values) { result.append(try map($0)) }
         return result
     }
 
+    /// Streams every list, in the document's order.
     private func exportLocked(_ each: (ExchangeElement) throws -> Void) throws {
-        // A post's votes and images are read with a second statement while the first steps through posts.
-        try rows("SELECT id, title, ups, downs, created_at, updated_at, revision FROM board_posts ORDER BY id") { row in
+        for list in ExchangeList.allCases {
+            switch list {
+            case .board: try exportBoard(each)
+            case .diary: try exportDiary(each)
+            case .images: try exportImages(each)
+            case .messageFeeds: try exportFeeds(each)
+            case .messages: try exportMessages(each)
+            case .notes: try exportNotes(each)
+            case .photos: try exportPhotos(each)
+            case .reminders: try exportReminders(each)
+            }
+        }
+    }
+
+    private lazy var boardPosts = Prepared(
+        database, "SELECT id, title, ups, downs, created_at, updated_at, revision FROM board_posts ORDER BY id")
+    private lazy var votesOfPost = Prepared(
+        database, "SELECT voter, direction FROM board_votes WHERE post_id = ?1 ORDER BY voter")
+
+    private func exportBoard(_ each: (ExchangeElement) throws -> Void) throws {
+        // A post's votes are read with a second statement while the first steps through posts.
+        try boardPosts.forEachRow { row in
             let id = row.text(0)
-            let votes = try all("SELECT voter, direction FROM board_votes WHERE post_id = ?1 ORDER BY voter", [.text(id)]) {
+            let votes = try all(votesOfPost, [.text(id)]) {
                 ExchangeDocument.Vote(voter: $0.text(0), direction: $0.int64(1) > 0 ? "up" : "down")
             }
             try each(
@@ -94,18 +111,31 @@ public final class Exchange {
                         id: id, title: row.text(1), ups: row.int64(2), downs: row.int64(3), votes: votes,
                         createdAt: Self.time(row.int64(4)), updatedAt: Self.time(row.int64(5)), revision: row.int64(6))))
         }
-        try rows("SELECT id, text, created_at, updated_at, revision FROM diary_posts ORDER BY id") { row in
+    }
+
+    private lazy var diaryPosts = Prepared(
+        database, "SELECT id, text, created_at, updated_at, revision FROM diary_posts ORDER BY id")
+    private lazy var imagesOfPost = Prepared(
+        database, "SELECT image_id FROM diary_post_images WHERE post_id = ?1 ORDER BY slot")
+
+    private func exportDiary(_ each: (ExchangeElement) throws -> Void) throws {
+        // A post's images are read with a second statement while the first steps through posts.
+        try diaryPosts.forEachRow { row in
             let id = row.text(0)
-            let images = try all("SELECT image_id FROM diary_post_images WHERE post_id = ?1 ORDER BY slot", [.text(id)]) {
-                $0.text(0)
-            }
+            let imageIds = try all(imagesOfPost, [.text(id)]) { $0.text(0) }
             try each(
                 .diary(
                     ExchangeDocument.Post(
-                        id: id, text: row.textOrNil(1), imageIds: images, createdAt: Self.time(row.int64(2)),
+                        id: id, text: row.textOrNil(1), imageIds: imageIds, createdAt: Self.time(row.int64(2)),
                         updatedAt: Self.time(row.int64(3)), revision: row.int64(4))))
         }
-        try rows("SELECT id, mime_type, sha256, width, height, created_at, data FROM images ORDER BY id") { row in
+    }
+
+    private lazy var images = Prepared(
+        database, "SELECT id, mime_type, sha256, width, height, created_at, data FROM images ORDER BY id")
+
+    private func exportImages(_ each: (ExchangeElement) throws -> Void) throws {
+        try images.forEachRow { row in
             try each(
                 .image(
                     ExchangeDocument.Image(
@@ -113,27 +143,42 @@ public final class Exchange {
                         height: Int(row.int64(4)), createdAt: Self.time(row.int64(5)), data: ""),
                     bytes: row.blob(6)))
         }
-        try rows("SELECT feed, consumed FROM feed_state ORDER BY feed") { row in
+    }
+
+    private lazy var feeds = Prepared(database, "SELECT feed, consumed FROM feed_state ORDER BY feed")
+
+    private func exportFeeds(_ each: (ExchangeElement) throws -> Void) throws {
+        try feeds.forEachRow { row in
             try each(.feed(ExchangeDocument.Feed(feed: row.text(0), consumed: Int(row.int64(1)))))
         }
-        try rows(
-            """
-            SELECT id, text, sent_at, author_name, author_avatar_url, origin, feed_key
-            FROM messages ORDER BY position DESC
-            """
-        ) { row in
+    }
+
+    private lazy var messages = Prepared(
+        database,
+        """
+        SELECT id, text, sent_at, author_name, author_avatar_url, origin, feed_key
+        FROM messages ORDER BY position DESC
+        """)
+
+    private func exportMessages(_ each: (ExchangeElement) throws -> Void) throws {
+        try messages.forEachRow { row in
             try each(
                 .message(
                     ExchangeDocument.Message(
                         id: row.text(0), text: row.text(1), sentAt: Self.time(row.int64(2)), authorName: row.text(3),
                         authorAvatarUrl: row.textOrNil(4), origin: row.text(5), feedKey: row.textOrNil(6))))
         }
-        try rows(
-            """
-            SELECT id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision
-            FROM notes ORDER BY position
-            """
-        ) { row in
+    }
+
+    private lazy var notes = Prepared(
+        database,
+        """
+        SELECT id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision
+        FROM notes ORDER BY position
+        """)
+
+    private func exportNotes(_ each: (ExchangeElement) throws -> Void) throws {
+        try notes.forEachRow { row in
             try each(
                 .note(
                     ExchangeDocument.Note(
@@ -142,20 +187,31 @@ public final class Exchange {
                         deadline: Self.time(row.int64OrNil(6)), createdAt: Self.time(row.int64(7)),
                         updatedAt: Self.time(row.int64(8)), revision: row.int64(9))))
         }
-        try rows("SELECT id, image_id, caption, created_at, updated_at, revision FROM photo_notes ORDER BY position") { row in
+    }
+
+    private lazy var photos = Prepared(
+        database, "SELECT id, image_id, caption, created_at, updated_at, revision FROM photo_notes ORDER BY position")
+
+    private func exportPhotos(_ each: (ExchangeElement) throws -> Void) throws {
+        try photos.forEachRow { row in
             try each(
                 .photo(
                     ExchangeDocument.Photo(
                         id: row.text(0), imageId: row.text(1), caption: row.textOrNil(2), createdAt: Self.time(row.int64(3)),
                         updatedAt: Self.time(row.int64(4)), revision: row.int64(5))))
         }
+    }
+
+    private lazy var reminders = Prepared(
+        database,
+        """
+        SELECT id, title, memo, completed, completed_at, created_at, updated_at, revision
+        FROM reminders WHERE blank = 0 ORDER BY position
+        """)
+
+    private func exportReminders(_ each: (ExchangeElement) throws -> Void) throws {
         // A blank reminder exists only while someone edits it; it is not data yet.
-        try rows(
-            """
-            SELECT id, title, memo, completed, completed_at, created_at, updated_at, revision
-            FROM reminders WHERE blank = 0 ORDER BY position
-            """
-        ) { row in
+        try reminders.forEachRow { row in
             try each(
                 .reminder(
                     ExchangeDocument.Reminder(

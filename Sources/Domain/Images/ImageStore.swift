@@ -28,20 +28,15 @@ public enum PreparedImage: Sendable {
 
 /// Stores images once per content (SHA-256) and counts their owners; an image whose last owner lets go
 /// is deleted in the same transaction.
-public final class ImageStore {
-    private let database: Database
-    private let clock: any Clock
-    private let ids: any IDGenerator
-    private let changes: ChangeLog
+public final class ImageStore: Store {
+    private let counts: RowCounts
     /// The largest image accepted, in bytes.
     public let maximumBytes: Int
 
-    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog, maximumBytes: Int) {
-        self.database = database
-        self.clock = clock
-        self.ids = ids
-        self.changes = changes
+    init(_ context: StoreContext, maximumBytes: Int) {
+        self.counts = RowCounts(database: context.database)
         self.maximumBytes = maximumBytes
+        super.init(context)
     }
 
     /// Reads, sniffs and hashes `input` (outside any transaction: this is the slow part).
@@ -111,26 +106,30 @@ public final class ImageStore {
         return [UInt8](data)
     }
 
+    private lazy var addOwner = Prepared(database, "UPDATE images SET owners = owners + 1 WHERE id = ?1")
+    private lazy var insert = Prepared(
+        database,
+        """
+        INSERT INTO images(id, sha256, mime_type, byte_size, width, height, data, owners, created_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)
+        """)
+
     /// Takes one more owner of the prepared image, storing it if its content is new. Runs inside the
     /// owner's transaction.
     func attach(_ image: PreparedImage) throws -> ImageRecord {
         switch image {
         case .existing(let id):
             guard let record = try find(id: id) else { throw DomainError.notFound(kind: "image", id: id) }
-            try database.run("UPDATE images SET owners = owners + 1 WHERE id = ?1", [.text(id)])
+            try addOwner.run([.text(id)])
             return record
         case .new(let bytes, let format, let width, let height, let sha256):
             if let existing = try find(sha256: sha256) {
-                try database.run("UPDATE images SET owners = owners + 1 WHERE id = ?1", [.text(existing.id)])
+                try addOwner.run([.text(existing.id)])
                 return existing
             }
             let id = ids.makeID(kind: "img")
             let now = clock.nowMilliseconds()
-            try database.run(
-                """
-                INSERT INTO images(id, sha256, mime_type, byte_size, width, height, data, owners, created_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)
-                """,
+            try insert.run(
                 [
                     .text(id), .text(sha256), .text(format.mimeType), .integer(Int64(bytes.count)),
                     .integer(Int64(width)), .integer(Int64(height)), .blob(bytes), .integer(now),
@@ -141,12 +140,16 @@ public final class ImageStore {
         }
     }
 
+    private lazy var dropOwner = Prepared(database, "UPDATE images SET owners = owners - 1 WHERE id = ?1")
+    private lazy var selectOwners = Prepared(database, "SELECT owners FROM images WHERE id = ?1")
+    private lazy var delete = Prepared(database, "DELETE FROM images WHERE id = ?1")
+
     /// Lets go of one owner's hold; the image is deleted when no owner is left. Runs inside a transaction.
     func detach(id: String) throws {
-        try database.run("UPDATE images SET owners = owners - 1 WHERE id = ?1", [.text(id)])
-        let owners = try database.scalarInteger("SELECT owners FROM images WHERE id = ?1", [.text(id)])
+        try dropOwner.run([.text(id)])
+        let owners = try selectOwners.integer([.text(id)])
         if let owners, owners <= 0 {
-            try database.run("DELETE FROM images WHERE id = ?1", [.text(id)])
+            try delete.run([.text(id)])
             try changes.record(.images, .deleted, id: id, at: clock.nowMilliseconds())
         }
     }
@@ -157,23 +160,23 @@ public final class ImageStore {
         return record
     }
 
+    private lazy var selectData = Prepared(database, "SELECT data FROM images WHERE id = ?1")
+
     /// The image's metadata and bytes.
     public func data(id: String) throws(DomainError) -> (ImageRecord, [UInt8]) {
         let record = try get(id: id)
         let bytes = try storage {
-            try database.statement("SELECT data FROM images WHERE id = ?1").first([.text(id)]) { $0.blob(0) } ?? []
+            try selectData.first([.text(id)]) { $0.blob(0) } ?? []
         }
         return (record, bytes)
     }
 
     /// How many images are stored.
     public func count() throws(DomainError) -> Int {
-        try storage { try RowCounts(database: database).rows(of: "images") }
+        try storage { try counts.rows(of: "images") }
     }
 
     static let columns = "id, mime_type, byte_size, width, height, sha256"
-    private static let selectByID = "SELECT \(columns) FROM images WHERE id = ?1"
-    private static let selectBySHA256 = "SELECT \(columns) FROM images WHERE sha256 = ?1"
 
     static func record(_ row: Statement, from column: Int32 = 0) -> ImageRecord {
         ImageRecord(
@@ -181,14 +184,18 @@ public final class ImageStore {
             width: Int(row.int64(column + 3)), height: Int(row.int64(column + 4)), sha256: row.text(column + 5))
     }
 
+    private lazy var selectByID = Prepared(database, "SELECT \(Self.columns) FROM images WHERE id = ?1")
+
     func find(id: String) throws -> ImageRecord? {
-        try database.statement(Self.selectByID).first([.text(id)]) {
+        try selectByID.first([.text(id)]) {
             Self.record($0)
         }
     }
 
+    private lazy var selectBySHA256 = Prepared(database, "SELECT \(Self.columns) FROM images WHERE sha256 = ?1")
+
     private func find(sha256: String) throws -> ImageRecord? {
-        try database.statement(Self.selectBySHA256).first([.text(sha256)]) {
+        try selectBySHA256.first([.text(sha256)]) {
             Self.record($0)
         }
     }

@@ -1,11 +1,11 @@
 /// The free edition's cap on notes and photo notes together (`--free-limit N`); `nil` is unlimited.
 public final class Edition {
     public let freeLimit: Int?
-    private let database: Database
+    private let counts: RowCounts
 
     init(freeLimit: Int?, database: Database) {
         self.freeLimit = freeLimit
-        self.database = database
+        self.counts = RowCounts(database: database)
     }
 
     /// How many notes and photo notes count against the limit.
@@ -14,8 +14,7 @@ public final class Edition {
     }
 
     private func usedNow() throws -> Int {
-        let counts = RowCounts(database: database)
-        return try counts.rows(of: "notes") + counts.rows(of: "photo_notes")
+        try counts.rows(of: "notes") + counts.rows(of: "photo_notes")
     }
 
     /// Throws `freeLimitReached` when one more note would pass the limit. Runs inside the create's

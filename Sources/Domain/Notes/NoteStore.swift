@@ -1,70 +1,59 @@
 /// ENotes text notes: create, read, list in the user's order, update, delete, move (SPEC §5).
-public final class NoteStore: DeferringInserts {
-    let database: Database
-    private let clock: any Clock
-    private let ids: any IDGenerator
-    private let changes: ChangeLog
+public final class NoteStore: Store {
     private let edition: Edition
     private let order: OrderedList
+    /// New notes, written many to a statement in a run of pipelined creates (see ``WriteGroup``).
+    let newNotes: BatchedInsert<NewNoteRow>
 
-    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog, edition: Edition) {
-        self.database = database
-        self.clock = clock
-        self.ids = ids
-        self.changes = changes
+    init(_ context: StoreContext, edition: Edition) {
         self.edition = edition
-        self.order = OrderedList(database: database, table: "notes")
-        self.cache = EntityCache(database: database, domain: .notes) { $0.title.utf8.count + $0.content.utf8.count + 128 }
-        database.deferredRows.register(self)
+        self.order = OrderedList(database: context.database, table: "notes")
+        self.cache = EntityCache(database: context.database, domain: .notes) {
+            $0.title.utf8.count + $0.content.utf8.count + 128
+        }
+        newNotes = context.group.batch(
+            table: "notes",
+            columns: [
+                "id", "title", "content", "hue", "saturation", "brightness", "deadline", "position", "created_at",
+                "updated_at", "revision",
+            ],
+            rowValues: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+        ) { (insert, first, row, texts) throws(SQLiteError) in
+            try texts.bind(row.id, to: insert, at: first)
+            try texts.bind(row.title, to: insert, at: first + 1)
+            try texts.bind(row.content, to: insert, at: first + 2)
+            try insert.bind(first + 3, real: row.color.hue)
+            try insert.bind(first + 4, real: row.color.saturation)
+            try insert.bind(first + 5, real: row.color.brightness)
+            try insert.bind(first + 6, integerOrNull: row.deadline)
+            try insert.bind(first + 7, integer: row.position)
+            try insert.bind(first + 8, integer: row.createdAt)
+            try insert.bind(first + 9, integer: row.createdAt)
+        }
+        super.init(context)
     }
 
-    /// New notes, written many to a statement (see ``DeferredInserts``): a stream of pipelined creates
-    /// pays SQLite's cost per statement once per many notes.
-    let deferredInserts = DeferredInserts<NewNoteRow>(
-        table: "notes",
-        columns: [
-            "id", "title", "content", "hue", "saturation", "brightness", "deadline", "position", "created_at",
-            "updated_at", "revision",
-        ],
-        rowValues: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)")
-
     struct NewNoteRow {
-        var id: DeferredText
-        var title: DeferredText
-        var content: DeferredText
+        var id: BatchText
+        var title: BatchText
+        var content: BatchText
         var color: HSBColor
         var deadline: Int64?
         var position: Int64
         var createdAt: Int64
     }
 
-    func bind(_ row: NewNoteRow, to insert: Statement, from first: Int32, texts: DeferredTexts) throws(SQLiteError) {
-        try texts.bind(row.id, to: insert, at: first)
-        try texts.bind(row.title, to: insert, at: first + 1)
-        try texts.bind(row.content, to: insert, at: first + 2)
-        try insert.bind(first + 3, real: row.color.hue)
-        try insert.bind(first + 4, real: row.color.saturation)
-        try insert.bind(first + 5, real: row.color.brightness)
-        try insert.bind(first + 6, integerOrNull: row.deadline)
-        try insert.bind(first + 7, integer: row.position)
-        try insert.bind(first + 8, integer: row.createdAt)
-        try insert.bind(first + 9, integer: row.createdAt)
-    }
-
     /// Notes read recently (`notes.get` is the hottest read there is).
     private let cache: EntityCache<Note>
 
-    private static let columns =
-        "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
-
-    private static let selectByID = "SELECT \(columns) FROM notes WHERE id = ?1"
-
     /// Where the last create appended, in which write transaction, and SQLite's change count right after
     /// it: while both still hold, nothing else has touched the list (no other connection can write inside
-    /// our transaction, and writing deferred rows moves the count too), so the next append goes one gap
+    /// our transaction, and writing held rows moves the count too), so the next append goes one gap
     /// further without asking SQLite. A group of pipelined creates asks once.
     private var lastAppend: (transaction: UInt64, changes: Int64, position: Int64)?
-    private static let selectPage = "SELECT \(columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2"
+
+    private static let columns =
+        "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
 
     private static func note(_ row: Statement) -> Note {
         Note(
@@ -80,7 +69,7 @@ public final class NoteStore: DeferringInserts {
         let (title, content, color, deadline) = (draft.title, draft.content, draft.color, draft.deadline)
         return try storage {
             // Everything is checked before the first write, so no savepoint is needed (see MutationUndo).
-            try database.transaction(undo: .wholeGroup) {
+            try group.transaction(undo: .wholeGroup) {
                 try edition.checkRoomForOneMore()
                 let position: Int64
                 if let index {
@@ -89,7 +78,7 @@ public final class NoteStore: DeferringInserts {
                         throw DomainError.validation(reason: .indexOutOfRange, field: "atIndex", limit: Int64(count))
                     }
                     position = try order.positionForInsert(at: index, count: count)
-                } else if let last = lastAppend, last.transaction == database.writeTransactionNumber,
+                } else if let last = lastAppend, last.transaction == database.transactionNumber,
                     last.changes == database.totalChanges
                 {
                     position = last.position + OrderedList.gap
@@ -100,12 +89,13 @@ public final class NoteStore: DeferringInserts {
                 let note = Note(
                     id: ids.makeID(kind: "note"), title: title, content: content, color: color, deadline: deadline,
                     createdAt: now, updatedAt: now, revision: 1)
-                deferInsert(
+                try group.add(
                     NewNoteRow(
-                        id: deferredInserts.text(note.id), title: deferredInserts.text(note.title),
-                        content: deferredInserts.text(note.content), color: note.color, deadline: note.deadline,
-                        position: position, createdAt: now))
-                if index == nil { lastAppend = (database.writeTransactionNumber, database.totalChanges, position) }
+                        id: newNotes.text(note.id), title: newNotes.text(note.title),
+                        content: newNotes.text(note.content), color: note.color, deadline: note.deadline,
+                        position: position, createdAt: now),
+                    to: newNotes)
+                if index == nil { lastAppend = (database.transactionNumber, database.totalChanges, position) }
                 try changes.record(.notes, .created, id: note.id, at: now)
                 return note
             }
@@ -124,26 +114,39 @@ public final class NoteStore: DeferringInserts {
         return note
     }
 
+    private lazy var selectByID = Prepared(database, "SELECT \(Self.columns) FROM notes WHERE id = ?1")
+
     private func find(_ id: String) throws -> Note? {
-        try database.statement(Self.selectByID).first([.text(id)], Self.note)
+        try selectByID.first([.text(id)], Self.note)
     }
+
+    private lazy var selectPage = Prepared(
+        database, "SELECT \(Self.columns) FROM notes WHERE position > ?1 ORDER BY position LIMIT ?2")
 
     /// A page of notes in the user's order.
     public func list(_ request: PageRequest) throws(DomainError) -> Page<Note> {
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
             var rows: [(item: Note, key: Int64)] = []
-            try database.statement(Self.selectPage).forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
+            try selectPage.forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
                 rows.append((Self.note(row), row.int64(10)))
             }
             return Page(keyset: rows, limit: request.limit, id: \.id)
         }
     }
 
+    private lazy var updateNote = Prepared(
+        database,
+        """
+        UPDATE notes SET title = ?2, content = ?3, hue = ?4, saturation = ?5, brightness = ?6, deadline = ?7,
+                         updated_at = ?8, revision = ?9
+        WHERE id = ?1
+        """)
+
     /// Changes the given fields; checks `ifRevision` first, and the note's rules on the result.
     public func update(id: String, _ changes: NoteChanges, ifRevision: Int64? = nil) throws(DomainError) -> Note {
         try storage {
-            try database.transaction {
+            try group.transaction {
                 guard var note = try find(id) else { throw DomainError.notFound(kind: "note", id: id) }
                 if let ifRevision, ifRevision != note.revision {
                     throw DomainError.revisionConflict(current: note.revision)
@@ -155,12 +158,7 @@ public final class NoteStore: DeferringInserts {
                 try TextRules.checkNote(title: note.title, content: note.content)
                 note.updatedAt = clock.nowMilliseconds()
                 note.revision += 1
-                try database.run(
-                    """
-                    UPDATE notes SET title = ?2, content = ?3, hue = ?4, saturation = ?5, brightness = ?6,
-                                     deadline = ?7, updated_at = ?8, revision = ?9
-                    WHERE id = ?1
-                    """,
+                try updateNote.run(
                     [
                         .text(id), .text(note.title), .text(note.content), .real(note.color.hue),
                         .real(note.color.saturation), .real(note.color.brightness),
@@ -172,11 +170,13 @@ public final class NoteStore: DeferringInserts {
         }
     }
 
+    private lazy var deleteNote = Prepared(database, "DELETE FROM notes WHERE id = ?1")
+
     /// Deletes the note.
     public func delete(id: String) throws(DomainError) {
         try storage {
-            try database.transaction {
-                try database.run("DELETE FROM notes WHERE id = ?1", [.text(id)])
+            try group.transaction {
+                try deleteNote.run([.text(id)])
                 guard database.changes == 1 else { throw DomainError.notFound(kind: "note", id: id) }
                 try changes.record(.notes, .deleted, id: id, at: clock.nowMilliseconds())
             }
@@ -186,7 +186,7 @@ public final class NoteStore: DeferringInserts {
     /// Moves the note to 0-based `index` in the whole list.
     public func move(id: String, to index: Int) throws(DomainError) -> Note {
         try storage {
-            try database.transaction {
+            try group.transaction {
                 try order.move(
                     id: id, kind: "note", to: index, domain: .notes, changes: changes, now: clock.nowMilliseconds()
                 ) { try find(id) }

@@ -8,7 +8,7 @@ extension ReminderStore {
     ) throws(DomainError) -> (reminder: Reminder, removedIDs: [String]) {
         try Reminder.check(title: title, memo: memo)
         let result = try storage {
-            try database.transaction {
+            try group.transaction {
                 // Where to insert is decided before the cleanup, which may remove the row it points at.
                 var afterPosition: Int64? = nil
                 if let afterID {
@@ -32,12 +32,12 @@ extension ReminderStore {
         -> (reminder: Reminder, removedIDs: [String])
     {
         let result = try storage {
-            try database.transaction { () throws -> (Reminder, [String]) in
+            try group.transaction { () throws -> (Reminder, [String]) in
                 var reminder = try require(id, session: session)
                 if session.editingID == id, reminder.editing { return (reminder, []) }
                 let removed = try endEditingLocked(session).removedID
                 try sessions.register(session.id)
-                try database.run("UPDATE reminders SET editing_session = ?2 WHERE id = ?1", [.text(id), .text(session.id)])
+                try hold.run([.text(id), .text(session.id)])
                 reminder.editing = true
                 return (reminder, removed.map { [$0] } ?? [])
             }
@@ -50,7 +50,7 @@ extension ReminderStore {
     public func endEditing(session: ReminderEditingSession) throws(DomainError)
         -> (reminder: Reminder?, removedID: String?)
     {
-        let result = try storage { try database.transaction { try endEditingLocked(session) } }
+        let result = try storage { try group.transaction { try endEditingLocked(session) } }
         session.editingID = nil
         return result
     }
@@ -58,7 +58,7 @@ extension ReminderStore {
     /// Ends this connection's editing for good (end of input, a signal, `exit`).
     public func endSession(_ session: ReminderEditingSession) throws(DomainError) {
         _ = try endEditing(session: session)
-        try storage { try database.transaction { try sessions.unregister(session.id) } }
+        try storage { try group.transaction { try sessions.unregister(session.id) } }
     }
 
     /// Changes title and/or memo. A blank title is allowed only while this connection edits the reminder.
@@ -67,7 +67,7 @@ extension ReminderStore {
     {
         try Reminder.check(title: changes.title, memo: changes.memo ?? nil)
         return try storage {
-            try database.transaction {
+            try group.transaction {
                 var reminder = try require(id, session: session)
                 if let ifRevision, ifRevision != reminder.revision {
                     throw DomainError.revisionConflict(current: reminder.revision)
@@ -80,8 +80,7 @@ extension ReminderStore {
                 }
                 reminder.updatedAt = clock.nowMilliseconds()
                 reminder.revision += 1
-                try database.run(
-                    "UPDATE reminders SET title = ?2, blank = ?3, memo = ?4, updated_at = ?5, revision = ?6 WHERE id = ?1",
+                try updateReminder.run(
                     [
                         .text(id), .text(reminder.title), .integer(blank ? 1 : 0), reminder.memo.map { .text($0) } ?? .null,
                         .integer(reminder.updatedAt), .integer(reminder.revision),
@@ -98,7 +97,7 @@ extension ReminderStore {
         -> (created: Reminder?, removedID: String?)
     {
         let result = try storage {
-            try database.transaction { () throws -> (Reminder?, String?) in
+            try group.transaction { () throws -> (Reminder?, String?) in
                 let reminder = try require(id, session: session)
                 if TextRules.isBlank(reminder.title) {
                     guard reminder.editing else { throw DomainError.validation(reason: .emptyTitle, field: "title") }
@@ -127,11 +126,11 @@ extension ReminderStore {
             return (reminder, nil)
         }
         if TextRules.isBlank(reminder.title) {
-            try database.run("DELETE FROM reminders WHERE id = ?1", [.text(id)])
+            try deleteReminder.run([.text(id)])
             try changes.record(.reminders, .deleted, id: id, at: clock.nowMilliseconds())
             return (nil, id)
         }
-        try database.run("UPDATE reminders SET editing_session = NULL WHERE id = ?1", [.text(id)])
+        try release.run([.text(id)])
         reminder.editing = false
         return (reminder, nil)
     }
@@ -142,9 +141,7 @@ extension ReminderStore {
     ) throws -> Reminder {
         let position: Int64
         if let afterPosition {
-            let index = Int(
-                try database.scalarInteger(
-                    "SELECT count(*) FROM reminders WHERE position <= ?1", [.integer(afterPosition)]) ?? 0)
+            let index = Int(try countThrough.integer([.integer(afterPosition)]) ?? 0)
             position = try order.positionForInsert(at: index, count: try order.count())
         } else {
             position = try order.positionForAppend()
@@ -154,12 +151,7 @@ extension ReminderStore {
             id: ids.makeID(kind: "rem"), title: title, memo: memo, completed: false, completedAt: nil, createdAt: now,
             updatedAt: now, revision: 1, editing: true)
         try sessions.register(session.id)
-        try database.run(
-            """
-            INSERT INTO reminders(id, title, blank, memo, completed, completed_at, position, editing_session,
-                                  created_at, updated_at, revision)
-            VALUES (?1, ?2, ?3, ?4, 0, NULL, ?5, ?6, ?7, ?7, 1)
-            """,
+        try insert.run(
             [
                 .text(reminder.id), .text(title), .integer(TextRules.isBlank(title) ? 1 : 0),
                 memo.map { .text($0) } ?? .null, .integer(position), .text(session.id), .integer(now),

@@ -1,26 +1,17 @@
 /// Reminders (SPEC §8): the list in the user's order, completion, swipe delete, moves; the editing
 /// behaviour (tap-to-add, Return, empty-title cleanup) is in `ReminderStore+Editing.swift`.
-public final class ReminderStore {
-    let database: Database
-    let clock: any Clock
-    let ids: any IDGenerator
-    let changes: ChangeLog
+public final class ReminderStore: Store {
     let order: OrderedList
     let sessions: EditingSessions
 
-    init(database: Database, clock: any Clock, ids: any IDGenerator, changes: ChangeLog) {
-        self.database = database
-        self.clock = clock
-        self.ids = ids
-        self.changes = changes
-        self.order = OrderedList(database: database, table: "reminders")
-        self.sessions = EditingSessions(database: database, clock: clock, changes: changes)
+    override init(_ context: StoreContext) {
+        self.order = OrderedList(database: context.database, table: "reminders")
+        self.sessions = EditingSessions(context)
+        super.init(context)
     }
 
-    static let columns =
+    private static let columns =
         "id, title, memo, completed, completed_at, created_at, updated_at, revision, editing_session, position"
-    static let selectByID = "SELECT \(columns) FROM reminders WHERE id = ?1"
-    static let selectPage = "SELECT \(columns) FROM reminders WHERE position > ?1 ORDER BY position LIMIT ?2"
 
     static func reminder(_ row: Statement, session: ReminderEditingSession) -> Reminder {
         Reminder(
@@ -29,8 +20,10 @@ public final class ReminderStore {
             editing: row.textOrNil(8) == session.id && session.editingID == row.text(0))
     }
 
+    private lazy var selectByID = Prepared(database, "SELECT \(Self.columns) FROM reminders WHERE id = ?1")
+
     func find(_ id: String, session: ReminderEditingSession) throws -> Reminder? {
-        try database.statement(Self.selectByID).first([.text(id)]) { Self.reminder($0, session: session) }
+        try selectByID.first([.text(id)]) { Self.reminder($0, session: session) }
     }
 
     func require(_ id: String, session: ReminderEditingSession) throws -> Reminder {
@@ -39,6 +32,9 @@ public final class ReminderStore {
         }
         return reminder
     }
+
+    private lazy var selectPage = Prepared(
+        database, "SELECT \(Self.columns) FROM reminders WHERE position > ?1 ORDER BY position LIMIT ?2")
 
     /// A page of reminders in the user's order, after removing blank reminders that no live editor holds.
     public func list(_ request: PageRequest, session: ReminderEditingSession) throws(DomainError)
@@ -49,21 +45,22 @@ public final class ReminderStore {
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
             var rows: [(item: Reminder, key: Int64)] = []
-            try database.statement(Self.selectPage).forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) {
-                row in
+            try selectPage.forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
                 rows.append((Self.reminder(row, session: session), row.int64(9)))
             }
             return (Page(keyset: rows, limit: request.limit, id: \.id), session.editingID)
         }
     }
 
+    private lazy var selectHeld = Prepared(
+        database, "SELECT 1 FROM reminders WHERE id = ?1 AND editing_session = ?2")
+
     /// Clears this connection's editing state when its reminder was deleted or taken over by another
     /// connection meanwhile, so that `editingId` always agrees with the items' `editing`.
     func forgetLostEditing(_ session: ReminderEditingSession) throws(DomainError) {
         guard let id = session.editingID else { return }
         let held = try storage {
-            try database.scalarInteger(
-                "SELECT 1 FROM reminders WHERE id = ?1 AND editing_session = ?2", [.text(id), .text(session.id)])
+            try selectHeld.integer([.text(id), .text(session.id)])
         }
         if held == nil { session.editingID = nil }
     }
@@ -74,12 +71,16 @@ public final class ReminderStore {
         return try storage { try require(id, session: session) }
     }
 
+    private lazy var updateCompleted = Prepared(
+        database,
+        "UPDATE reminders SET completed = ?2, completed_at = ?3, updated_at = ?4, revision = ?5 WHERE id = ?1")
+
     /// Marks the reminder done (with the time) or not done.
     public func setCompleted(id: String, _ completed: Bool?, session: ReminderEditingSession) throws(DomainError)
         -> Reminder
     {
         try storage {
-            try database.transaction {
+            try group.transaction {
                 var reminder = try require(id, session: session)
                 let target = completed ?? !reminder.completed
                 guard target != reminder.completed else { return reminder }
@@ -88,8 +89,7 @@ public final class ReminderStore {
                 reminder.completedAt = target ? now : nil
                 reminder.updatedAt = now
                 reminder.revision += 1
-                try database.run(
-                    "UPDATE reminders SET completed = ?2, completed_at = ?3, updated_at = ?4, revision = ?5 WHERE id = ?1",
+                try updateCompleted.run(
                     [
                         .text(id), .integer(target ? 1 : 0), reminder.completedAt.map { .integer($0) } ?? .null,
                         .integer(now), .integer(reminder.revision),
@@ -100,11 +100,13 @@ public final class ReminderStore {
         }
     }
 
+    lazy var deleteReminder = Prepared(database, "DELETE FROM reminders WHERE id = ?1")
+
     /// Deletes the reminder (a swipe); if it was being edited, editing ends with it.
     public func delete(id: String, session: ReminderEditingSession) throws(DomainError) {
         try storage {
-            try database.transaction {
-                try database.run("DELETE FROM reminders WHERE id = ?1", [.text(id)])
+            try group.transaction {
+                try deleteReminder.run([.text(id)])
                 guard database.changes == 1 else { throw DomainError.notFound(kind: "reminder", id: id) }
                 try changes.record(.reminders, .deleted, id: id, at: clock.nowMilliseconds())
             }
@@ -115,7 +117,7 @@ public final class ReminderStore {
     /// Moves the reminder to 0-based `index` in the whole list.
     public func move(id: String, to index: Int, session: ReminderEditingSession) throws(DomainError) -> Reminder {
         try storage {
-            try database.transaction {
+            try group.transaction {
                 try order.move(
                     id: id, kind: "reminder", to: index, domain: .reminders, changes: changes, now: clock.nowMilliseconds()
                 ) { try find(id, session: session) }
@@ -132,4 +134,24 @@ public final class ReminderStore {
     public func sweepAbandoned(session: ReminderEditingSession) throws(DomainError) {
         try storage { try sessions.sweepAbandoned(except: session.id) }
     }
+
+    // MARK: Statements of the editing behaviour (`ReminderStore+Editing.swift`; an extension keeps none)
+
+    lazy var hold = Prepared(database, "UPDATE reminders SET editing_session = ?2 WHERE id = ?1")
+
+    lazy var updateReminder = Prepared(
+        database,
+        "UPDATE reminders SET title = ?2, blank = ?3, memo = ?4, updated_at = ?5, revision = ?6 WHERE id = ?1")
+
+    lazy var release = Prepared(database, "UPDATE reminders SET editing_session = NULL WHERE id = ?1")
+
+    lazy var countThrough = Prepared(database, "SELECT count(*) FROM reminders WHERE position <= ?1")
+
+    lazy var insert = Prepared(
+        database,
+        """
+        INSERT INTO reminders(id, title, blank, memo, completed, completed_at, position, editing_session,
+                              created_at, updated_at, revision)
+        VALUES (?1, ?2, ?3, ?4, 0, NULL, ?5, ?6, ?7, ?7, 1)
+        """)
 }

@@ -21,6 +21,9 @@ public struct SearchHit: Sendable, Equatable {
 /// ones) and, in small steps, whenever the server has been idle for a moment.
 public final class SearchIndex {
     private let database: Database
+    private let group: WriteGroup
+    /// Each searchable domain's ``sourceSQL``, prepared the first time it runs.
+    private let sources: [ChangeDomain: Prepared]
 
     public static let defaultLimit = 20
     /// The most words a query may have.
@@ -28,8 +31,10 @@ public final class SearchIndex {
     public static let maximumLimit = 100
     static let mark = "**"
 
-    init(database: Database) {
+    init(database: Database, group: WriteGroup) {
         self.database = database
+        self.group = group
+        sources = Self.sourceSQL.mapValues { Prepared(database, $0) }
     }
 
     // MARK: Keeping the index current
@@ -52,11 +57,14 @@ public final class SearchIndex {
         try storage { try behind() }
     }
 
+    private lazy var selectBehind = Prepared(
+        database,
+        """
+        SELECT (SELECT coalesce(max(seq), 0) FROM changes) > (SELECT indexed_through FROM search_state)
+        """)
+
     private func behind() throws -> Bool {
-        return try database.scalarInteger(
-            """
-            SELECT (SELECT coalesce(max(seq), 0) FROM changes) > (SELECT indexed_through FROM search_state)
-            """) == 1
+        try selectBehind.integer() == 1
     }
 
     /// Where a step of ``catchUp(limit:waiting:)`` left the index.
@@ -79,10 +87,10 @@ public final class SearchIndex {
             guard try behind() else { return .upToDate }
             let more: Bool
             if waiting {
-                more = try database.transaction { try takeIn(limit) }
+                more = try group.transaction { try takeIn(limit) }
             } else {
                 do {
-                    more = try database.withoutWaitingForLocks { try database.transaction { try takeIn(limit) } }
+                    more = try database.withoutWaitingForLocks { try group.transaction { try takeIn(limit) } }
                 } catch let error as SQLiteError where error.isBusy {
                     return .busy
                 }
@@ -91,17 +99,20 @@ public final class SearchIndex {
         }
     }
 
+    private lazy var indexedThrough = Prepared(database, "SELECT indexed_through FROM search_state")
+    private lazy var newestChange = Prepared(database, ChangeLog.newestSQL)
+
     /// Brings the index fully up to date (in the current transaction, or a new one); `progress` hears
     /// (changes taken in, changes to take in) after each step.
     func catchUpFully(progress: (Int, Int) -> Void = { _, _ in }) throws {
         guard try behind() else { return }
-        try database.transaction {
-            let from = try database.scalarInteger("SELECT indexed_through FROM search_state") ?? 0
-            let to = try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+        try group.transaction {
+            let from = try indexedThrough.integer() ?? 0
+            let to = try newestChange.integer() ?? 0
             let total = Int(max(0, to - from))
             progress(0, total)
             while try takeIn(Self.stepSize) {
-                let through = try database.scalarInteger("SELECT indexed_through FROM search_state") ?? 0
+                let through = try indexedThrough.integer() ?? 0
                 progress(Int(min(through, to) - from), total)
             }
             progress(total, total)
@@ -116,39 +127,42 @@ public final class SearchIndex {
         var id: String
     }
 
+    private lazy var changesAfter = Prepared(
+        database, "SELECT seq, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2")
+    private lazy var unindexPosting = Prepared(
+        database, "INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', ?1, ?2, ?3)")
+    private lazy var indexPosting = Prepared(
+        database, "INSERT INTO search_index(rowid, title, body) VALUES (?1, ?2, ?3)")
+    private lazy var setIndexedThrough = Prepared(database, "UPDATE search_state SET indexed_through = ?1")
+
     /// Re-indexes every entity named by the next `limit` changes after `indexed_through`; returns whether
     /// the log holds more. Runs inside a transaction.
     private func takeIn(_ limit: Int) throws -> Bool {
-        let through = try database.scalarInteger("SELECT indexed_through FROM search_state") ?? 0
+        let through = try indexedThrough.integer() ?? 0
         var last = through
         var seen: Set<Entity> = []
         var entities: [Entity] = []
-        try database.statement("SELECT seq, domain, kind, entity_id FROM changes WHERE seq > ?1 ORDER BY seq LIMIT ?2")
-            .forEachRow([.integer(through), .integer(Int64(limit))]) { row in
-                last = row.int64(0)
-                // A move changes no text; images have none.
-                let domain = try stored(ChangeDomain.self, row.text(1))
-                guard try stored(ChangeKind.self, row.text(2)) != .moved, Self.sourceSQL[domain] != nil else { return }
-                let entity = Entity(domain: domain, id: row.text(3))
-                if seen.insert(entity).inserted { entities.append(entity) }
-            }
+        try changesAfter.forEachRow([.integer(through), .integer(Int64(limit))]) { row in
+            last = row.int64(0)
+            // A move changes no text; images have none.
+            let domain = try stored(ChangeDomain.self, row.text(1))
+            guard try stored(ChangeKind.self, row.text(2)) != .moved, sources[domain] != nil else { return }
+            let entity = Entity(domain: domain, id: row.text(3))
+            if seen.insert(entity).inserted { entities.append(entity) }
+        }
         // The FTS5 table is written last, row by row: a statement that opens a statement journal (as the
         // writes to search_documents may) makes FTS5 flush what it holds in memory as a new segment, so
         // interleaving the two would cost a segment per document.
         var postings = Postings()
         for entity in entities { try reconcile(entity, into: &postings) }
         for (document, title, body) in postings.removed {
-            try database.run(
-                "INSERT INTO search_index(search_index, rowid, title, body) VALUES ('delete', ?1, ?2, ?3)",
-                [.integer(document), .text(title), .text(body)])
+            try unindexPosting.run([.integer(document), .text(title), .text(body)])
         }
         for (document, title, body) in postings.added {
-            try database.run(
-                "INSERT INTO search_index(rowid, title, body) VALUES (?1, ?2, ?3)",
-                [.integer(document), .text(title), .text(body)])
+            try indexPosting.run([.integer(document), .text(title), .text(body)])
         }
         guard last > through else { return false }
-        try database.run("UPDATE search_state SET indexed_through = ?1", [.integer(last)])
+        try setIndexedThrough.run([.integer(last)])
         return try behind()
     }
 
@@ -158,31 +172,35 @@ public final class SearchIndex {
         var added: [(Int64, String, String)] = []
     }
 
+    private lazy var selectDocument = Prepared(
+        database, "SELECT id, title, body FROM search_documents WHERE domain = ?1 AND entity_id = ?2")
+    private lazy var updateDocument = Prepared(
+        database, "UPDATE search_documents SET title = ?2, body = ?3 WHERE id = ?1")
+    private lazy var deleteDocument = Prepared(database, "DELETE FROM search_documents WHERE id = ?1")
+    private lazy var insertDocument = Prepared(
+        database, "INSERT INTO search_documents(domain, entity_id, title, body) VALUES (?1, ?2, ?3, ?4) RETURNING id")
+
     /// Makes `search_documents` hold `entity`'s current text (or nothing when it is gone), and notes what
     /// that changes in the FTS5 table. Unchanged text costs only two lookups.
     private func reconcile(_ entity: Entity, into postings: inout Postings) throws {
-        guard let sourceSQL = Self.sourceSQL[entity.domain] else { return }
-        let current = try database.statement(sourceSQL).first([.text(entity.id)]) { ($0.text(0), $0.text(1)) }
-        let indexed = try database.statement(
-            "SELECT id, title, body FROM search_documents WHERE domain = ?1 AND entity_id = ?2"
-        ).first([.text(entity.domain.rawValue), .text(entity.id)]) { ($0.int64(0), $0.text(1), $0.text(2)) }
+        guard let source = sources[entity.domain] else { return }
+        let current = try source.first([.text(entity.id)]) { ($0.text(0), $0.text(1)) }
+        let indexed = try selectDocument.first([.text(entity.domain.rawValue), .text(entity.id)]) {
+            ($0.int64(0), $0.text(1), $0.text(2))
+        }
         if let indexed, let current, indexed.1 == current.0, indexed.2 == current.1 { return }
         if let indexed {
             postings.removed.append(indexed)
             if let current {
-                try database.run(
-                    "UPDATE search_documents SET title = ?2, body = ?3 WHERE id = ?1",
-                    [.integer(indexed.0), .text(current.0), .text(current.1)])
+                try updateDocument.run([.integer(indexed.0), .text(current.0), .text(current.1)])
                 postings.added.append((indexed.0, current.0, current.1))
             } else {
-                try database.run("DELETE FROM search_documents WHERE id = ?1", [.integer(indexed.0)])
+                try deleteDocument.run([.integer(indexed.0)])
             }
         } else if let current {
-            let document = try database.statement(
-                "INSERT INTO search_documents(domain, entity_id, title, body) VALUES (?1, ?2, ?3, ?4) RETURNING id"
-            ).first([.text(entity.domain.rawValue), .text(entity.id), .text(current.0), .text(current.1)]) {
-                $0.int64(0)
-            }
+            let document = try insertDocument.first(
+                [.text(entity.domain.rawValue), .text(entity.id), .text(current.0), .text(current.1)]
+            ) { $0.int64(0) }
             if let document { postings.added.append((document, current.0, current.1)) }
         }
     }
@@ -225,11 +243,11 @@ public final class SearchIndex {
         return try storage {
             // Every change committed so far (and this connection's own, not yet committed) is taken in first.
             try catchUpFully(progress: progress)
-            // The SQL depends on the query's shape, so it is prepared for this search only, not cached.
-            let sql: String
+            // The SQL depends on the query's shape, so it is prepared for this search only, not kept.
+            let searchSQL: String
             if long.isEmpty {
                 values.append(.integer(Int64(limit)))
-                sql = """
+                searchSQL = """
                     SELECT d.domain, d.entity_id, d.title, d.body, NULL FROM search_documents AS d
                     WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT ?\(values.count)
                     """
@@ -242,12 +260,11 @@ public final class SearchIndex {
                 let best: String
                 let order: String
                 values.append(.integer(Int64(Self.rankedMatches - 1)))
-                let common = try Statement(
-                    database: database,
-                    sql: """
-                        SELECT search_index.rowid FROM search_index \(join) WHERE \(filter)
-                        ORDER BY search_index.rowid DESC LIMIT 1 OFFSET ?\(values.count)
-                        """
+                let common = try database.prepare(
+                    """
+                    SELECT search_index.rowid FROM search_index \(join) WHERE \(filter)
+                    ORDER BY search_index.rowid DESC LIMIT 1 OFFSET ?\(values.count)
+                    """
                 ).first(values) { $0.int64(0) }
                 values.removeLast()
                 values.append(.integer(Int64(limit)))
@@ -285,7 +302,7 @@ public final class SearchIndex {
                 // cost more than the ranking, so the hits' own text is marked here instead.
                 let snippet = common == nil ? "snippet(search_index, -1, '\(Self.mark)', '\(Self.mark)', '…', 16)" : "NULL"
                 let fts = common == nil ? "CROSS JOIN search_index ON search_index.rowid = best.id" : ""
-                sql = """
+                searchSQL = """
                     WITH \(best)
                     SELECT d.domain, d.entity_id, d.title, d.body, \(snippet)
                     FROM best \(fts) CROSS JOIN search_documents AS d ON d.id = best.id
@@ -293,7 +310,7 @@ public final class SearchIndex {
                     """
             }
             var hits: [SearchHit] = []
-            try Statement(database: database, sql: sql).forEachRow(values) { row in
+            try database.prepare(searchSQL).forEachRow(values) { row in
                 let domain = try stored(ChangeDomain.self, row.text(0))
                 let title = row.text(2)
                 let body = row.text(3)

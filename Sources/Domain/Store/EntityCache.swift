@@ -4,8 +4,8 @@
 ///
 /// - Values are remembered only when read outside a write transaction, so nothing uncommitted (which a
 ///   rollback could take back) is ever kept.
-/// - Before a lookup the log is checked once per read snapshot (see ``Database/armGroup()``; outside a
-///   group, once per lookup): a look at the newest sequence number, and only when it moved, at the events
+/// - Before a lookup the log is checked once per read-only transaction (such as a write group's read
+///   snapshot, see ``WriteGroup``; outside one, once per lookup): a look at the newest sequence number, and only when it moved, at the events
 ///   since. After a long absence (more than ``catchUpLimit`` events) everything is dropped instead.
 /// - Memory is bounded: past ``capacity`` entities or ``byteBudget`` bytes the cache starts over.
 final class EntityCache<Value> {
@@ -16,8 +16,11 @@ final class EntityCache<Value> {
     private var bytes = 0
     /// The newest change event accounted for.
     private var seenThrough: Int64 = -1
-    /// The read snapshot in which the log was last checked.
-    private var checkedInSnapshot: UInt64 = 0
+    /// The read-only transaction in which the log was last checked.
+    private var checkedInTransaction: UInt64 = 0
+    private lazy var selectNewest = Prepared(database, ChangeLog.newestSQL)
+    private lazy var selectChanged = Prepared(
+        database, "SELECT entity_id FROM changes WHERE seq > ?1 AND seq <= ?2 AND domain = ?3")
 
     let capacity: Int
     let byteBudget: Int
@@ -53,17 +56,20 @@ final class EntityCache<Value> {
         if values.updateValue(value, forKey: id) == nil { bytes += size }
     }
 
+    private var inReadOnlyTransaction: Bool { database.isInTransaction && !database.isInWriteTransaction }
+
     private func checkLog() throws {
-        if database.isInReadSnapshot && checkedInSnapshot == database.readSnapshotNumber { return }
-        let newest = try database.scalarInteger("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
-        if database.isInReadSnapshot { checkedInSnapshot = database.readSnapshotNumber }
+        // A read-only transaction sees one state of the log: it is checked once in it.
+        if inReadOnlyTransaction && checkedInTransaction == database.transactionNumber { return }
+        let newest = try selectNewest.integer() ?? 0
+        // Asked after the read, which may have opened a write group's read snapshot.
+        if inReadOnlyTransaction { checkedInTransaction = database.transactionNumber }
         guard newest != seenThrough else { return }
         if seenThrough < 0 || newest < seenThrough || newest - seenThrough > Self.catchUpLimit {
             values.removeAll(keepingCapacity: true)
             bytes = 0
         } else if !values.isEmpty {
-            try database.statement("SELECT entity_id FROM changes WHERE seq > ?1 AND seq <= ?2 AND domain = ?3")
-                .forEachRow([.integer(seenThrough), .integer(newest), .text(domain.rawValue)]) { row in
+            try selectChanged.forEachRow([.integer(seenThrough), .integer(newest), .text(domain.rawValue)]) { row in
                     if let gone = values.removeValue(forKey: row.text(0)) { bytes -= cost(gone) }
                 }
         }

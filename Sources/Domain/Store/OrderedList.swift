@@ -13,41 +13,46 @@ extension Reminder: OrderedEntity {}
 /// Appends take the next gap; inserts and moves take the midpoint of their new neighbours, and only when
 /// two neighbours have no room left between them is the whole list renumbered (rarely: gaps start at 2^20).
 /// Reading a page by position is a keyset range scan, so it costs the same anywhere in the list.
-struct OrderedList {
+final class OrderedList {
     let database: Database
     let table: String
-    /// The SQL run most often, written once (not interpolated on every call).
-    private let appendPositionQuery: String
-    private let positionOfSQL: String
+    private let counts: RowCounts
 
     static let gap: Int64 = 1 << 20
 
     init(database: Database, table: String) {
         self.database = database
         self.table = table
-        appendPositionQuery = "SELECT (SELECT coalesce(max(position), 0) FROM \(table)) + \(Self.gap)"
-        positionOfSQL = "SELECT position FROM \(table) WHERE id = ?1"
+        counts = RowCounts(database: database)
     }
 
     func count() throws -> Int {
-        try RowCounts(database: database).rows(of: table)
+        try counts.rows(of: table)
     }
+
+    private lazy var indexOfPosition = Prepared(database, "SELECT count(*) FROM \(table) WHERE position < ?1")
+    private lazy var positionOfID = Prepared(database, "SELECT position FROM \(table) WHERE id = ?1")
+    private lazy var positionAtIndex = Prepared(
+        database, "SELECT position FROM \(table) ORDER BY position LIMIT 1 OFFSET ?1")
 
     /// The 0-based index of the row with `id`, or `nil`.
     func index(of id: String) throws -> Int? {
         guard let position = try position(of: id) else { return nil }
-        return Int(try database.scalarInteger("SELECT count(*) FROM \(table) WHERE position < ?1", [.integer(position)]) ?? 0)
+        return Int(try indexOfPosition.integer([.integer(position)]) ?? 0)
     }
 
     func position(of id: String) throws -> Int64? {
-        try database.scalarInteger(positionOfSQL, [.text(id)])
+        try positionOfID.integer([.text(id)])
     }
 
     /// The position at 0-based `index` in the current order.
     private func position(at index: Int) throws -> Int64? {
-        try database.scalarInteger(
-            "SELECT position FROM \(table) ORDER BY position LIMIT 1 OFFSET ?1", [.integer(Int64(index))])
+        try positionAtIndex.integer([.integer(Int64(index))])
     }
+
+    private lazy var touchMoved = Prepared(
+        database, "UPDATE \(table) SET updated_at = ?2, revision = revision + 1 WHERE id = ?1")
+    private lazy var revisionOfID = Prepared(database, "SELECT revision FROM \(table) WHERE id = ?1")
 
     /// `entity.move` for every ordered store: moves row `id` (a `kind`, for errors) to 0-based `index` in the
     /// whole list, bumps its revision and records a `moved` event in `domain`, and returns the entity as
@@ -66,11 +71,10 @@ struct OrderedList {
         }
         guard index != from else { return entity }
         try move(id: id, from: from, to: index, count: count)
-        try database.run(
-            "UPDATE \(table) SET updated_at = ?2, revision = revision + 1 WHERE id = ?1", [.text(id), .integer(now)])
+        try touchMoved.run([.text(id), .integer(now)])
         try changes.record(domain, .moved, id: id, at: now)
         entity.updatedAt = now
-        entity.revision = try database.scalarInteger("SELECT revision FROM \(table) WHERE id = ?1", [.text(id)]) ?? 0
+        entity.revision = try revisionOfID.integer([.text(id)]) ?? 0
         return entity
     }
 
@@ -82,9 +86,12 @@ struct OrderedList {
         return try storage { try position(of: id) ?? key }
     }
 
+    private lazy var appendPosition = Prepared(
+        database, "SELECT (SELECT coalesce(max(position), 0) FROM \(table)) + \(OrderedList.gap)")
+
     /// A position after every row.
     func positionForAppend() throws -> Int64 {
-        try database.scalarInteger(appendPositionQuery) ?? Self.gap
+        try appendPosition.integer() ?? Self.gap
     }
 
     /// A free position that puts a new row at `index` (0...count), shifting later rows down by one.
@@ -92,6 +99,8 @@ struct OrderedList {
         if index >= count { return try positionForAppend() }
         return try positionBetween(before: index - 1, after: index, excluding: nil)
     }
+
+    private lazy var setPosition = Prepared(database, "UPDATE \(table) SET position = ?1 WHERE id = ?2")
 
     /// Moves the row `id` (currently at `from`) to `to`, both 0-based indexes in the current order.
     func move(id: String, from: Int, to: Int, count: Int) throws {
@@ -105,7 +114,7 @@ struct OrderedList {
         } else {
             newPosition = try positionBetween(before: to - 1, after: to, excluding: id)
         }
-        try database.run("UPDATE \(table) SET position = ?1 WHERE id = ?2", [.integer(newPosition), .text(id)])
+        try setPosition.run([.integer(newPosition), .text(id)])
     }
 
     /// A position strictly between the rows at indexes `before` (-1: the start) and `after`.
@@ -122,7 +131,8 @@ struct OrderedList {
     }
 
     /// Spreads every row out to multiples of the gap, keeping the order. Positions are always positive, so
-    /// negating them first frees the positive range without ever colliding on the UNIQUE index.
+    /// negating them first frees the positive range without ever colliding on the UNIQUE index. Rare
+    /// enough to be prepared each time.
     private func renumber() throws {
         try database.run("UPDATE \(table) SET position = -position")
         try database.run(

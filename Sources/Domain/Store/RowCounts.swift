@@ -1,12 +1,15 @@
 /// How many rows a counted table holds, kept by triggers in `row_counts` (schema 8): a count is one
 /// indexed read whatever the table's size.
 struct RowCounts {
-    let database: Database
+    private let select: Prepared
 
-    /// The rows of `table` (one of the counted tables), including rows this transaction has deferred.
+    init(database: Database) {
+        select = Prepared(database, "SELECT rows FROM row_counts WHERE name = ?1")
+    }
+
+    /// The rows of `table` (one of the counted tables). Rows a write group holds are written before the
+    /// read, as before any statement, so they are counted.
     func rows(of table: String) throws -> Int {
-        // Deferred rows reach the counter (through its trigger) only when they are written.
-        try database.writeDeferredRows(before: nil)
-        return Int(try database.scalarInteger("SELECT rows FROM row_counts WHERE name = ?1", [.text(table)]) ?? 0)
+        Int(try select.integer([.text(table)]) ?? 0)
     }
 }

@@ -9,7 +9,8 @@ public enum SQLValue: Sendable, Equatable {
     case blob([UInt8])
 }
 
-/// A prepared statement, finalized when it goes away.
+/// A prepared statement, finalized when it goes away. A store prepares the statements it runs when it is
+/// made (so a mistake in their SQL fails at start-up) and keeps them: running one again costs no parse.
 ///
 /// - Important: Like its ``Database``, not thread-safe; use it only where the database is used.
 public final class Statement {
@@ -17,26 +18,15 @@ public final class Statement {
     let sql: String
     private let parameterCount: Int
     private unowned let database: Database
-    /// What running the statement means for a chunk's read snapshot (see ``Database/armGroup()``).
-    private let role: Role
-    /// The tables (and views) the statement reads or writes, as SQLite reported them while preparing it
-    /// (triggers and views included), so that deferred rows of those tables are written before it runs.
-    private let tables: [String]
+    /// Whether running it can change nothing (SQLite's `sqlite3_stmt_readonly`).
+    let isReadOnly: Bool
+    /// Whether the database's ``StatementObserver`` hears of it before it runs (all but the connection's own
+    /// BEGIN, COMMIT and savepoints).
+    private let isObserved: Bool
 
-    enum Role {
-        /// BEGIN, COMMIT, SAVEPOINT and the like: left to the transaction code.
-        case transactionControl
-        case read
-        case write
-    }
-
-    init(database: Database, sql: String) throws(SQLiteError) {
+    init(database: Database, sql: String, observed: Bool = true) throws(SQLiteError) {
         var statement: OpaquePointer?
-        let touched = TouchedTables()
-        sqlite3_set_authorizer(database.handle, TouchedTables.authorizer, Unmanaged.passUnretained(touched).toOpaque())
         let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        sqlite3_set_authorizer(database.handle, nil, nil)
-        self.tables = touched.names
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(connection: database.handle, code: code, sql: sql)
         }
@@ -44,43 +34,12 @@ public final class Statement {
         self.sql = sql
         self.parameterCount = Int(sqlite3_bind_parameter_count(statement))
         self.database = database
-        let keyword = sql.prefix(while: { $0.isLetter }).uppercased()
-        if ["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"].contains(keyword) {
-            role = .transactionControl
-        } else {
-            role = sqlite3_stmt_readonly(statement) != 0 ? .read : .write
-        }
+        self.isReadOnly = sqlite3_stmt_readonly(statement) != 0
+        self.isObserved = observed
     }
 
     deinit {
         sqlite3_finalize(handle)
-    }
-
-    /// Whether the statement reads or writes `table`.
-    func touches(_ table: String) -> Bool {
-        tables.contains(table)
-    }
-
-    /// Collects the tables SQLite's authorizer hears about while a statement is prepared.
-    private final class TouchedTables {
-        var names: [String] = []
-
-        static let authorizer: @convention(c) (
-            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-            UnsafePointer<CChar>?
-        ) -> Int32 = { context, action, table, _, _, _ in
-            switch action {
-            case SQLITE_READ, SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-                if let context, let table {
-                    let collector = Unmanaged<TouchedTables>.fromOpaque(context).takeUnretainedValue()
-                    let name = String(cString: table)
-                    if !collector.names.contains(name) { collector.names.append(name) }
-                }
-            default:
-                break
-            }
-            return SQLITE_OK
-        }
     }
 
     /// Clears earlier results, then binds `values` to the parameters `?1`, `?2`, ... (parameters left
@@ -104,14 +63,10 @@ public final class Statement {
         }
     }
 
-    /// What every run starts with: the chunk's read snapshot is opened or ended as this statement needs,
-    /// deferred rows of the tables it touches are written, and earlier results (and, when asked, bindings)
-    /// are cleared.
+    /// What every run starts with: the database's observer hears of it, and earlier results (and, when
+    /// asked, bindings) are cleared.
     private func resetForRun(clearingBindings: Bool) throws(SQLiteError) {
-        if role != .transactionControl {
-            try database.beforeRunning(reading: role == .read)
-            if database.deferredRows.waiting { try database.writeDeferredRows(before: self) }
-        }
+        if isObserved, let observer = database.observer { try observer.willRun(readOnly: isReadOnly) }
         sqlite3_reset(handle)
         if clearingBindings { sqlite3_clear_bindings(handle) }
     }
@@ -210,6 +165,22 @@ public final class Statement {
         while try step() { try row(self) }
     }
 
+    /// The first column of the first row as an integer (`nil` for no row or NULL).
+    public func integer(_ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        guard try step(), !isNull(0) else { return nil }
+        return int64(0)
+    }
+
+    /// The first column of the first row as text (`nil` for no row or NULL).
+    public func text(_ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        guard try step(), !isNull(0) else { return nil }
+        return text(0)
+    }
+
     /// Binds `values` and maps the first row, if any.
     public func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
         try bind(values)
@@ -238,5 +209,46 @@ public final class Statement {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+}
+
+/// A statement its owner keeps, declared where it is used (`lazy var selectByID = Prepared(database,
+/// "SELECT …")`): prepared the first time it runs, then run again without a parse.
+final class Prepared {
+    private unowned let database: Database
+    let sql: String
+    private var prepared: Statement?
+
+    init(_ database: Database, _ sql: String) {
+        self.database = database
+        self.sql = sql
+    }
+
+    /// The prepared statement.
+    func statement() throws(SQLiteError) -> Statement {
+        if let prepared { return prepared }
+        let statement = try database.prepare(sql)
+        prepared = statement
+        return statement
+    }
+
+    func run(_ values: [SQLValue] = []) throws(SQLiteError) {
+        try statement().run(values)
+    }
+
+    func forEachRow(_ values: [SQLValue] = [], _ row: (Statement) throws -> Void) throws {
+        try statement().forEachRow(values, row)
+    }
+
+    func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
+        try statement().first(values, map)
+    }
+
+    func integer(_ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+        try statement().integer(values)
+    }
+
+    func text(_ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+        try statement().text(values)
     }
 }

@@ -1,0 +1,27 @@
+/// What every store is made with: the connection, the write group its mutations join, the clock, the id
+/// generator and the change log each mutation records in.
+struct StoreContext {
+    let database: Database
+    let group: WriteGroup
+    let clock: any Clock
+    let ids: any IDGenerator
+    let changes: ChangeLog
+}
+
+/// The base of every store: the ``StoreContext``'s parts as its own. A store adds what is its alone (its
+/// statements, each kept beside the method that runs it) and runs each mutation in `group.transaction`.
+public class Store {
+    let database: Database
+    let group: WriteGroup
+    let clock: any Clock
+    let ids: any IDGenerator
+    let changes: ChangeLog
+
+    init(_ context: StoreContext) {
+        database = context.database
+        group = context.group
+        clock = context.clock
+        ids = context.ids
+        changes = context.changes
+    }
+}
