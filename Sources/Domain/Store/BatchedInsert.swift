@@ -6,7 +6,8 @@
 /// texts are kept in one byte buffer (see ``text(_:)``) and bound without a copy; `bind` binds one row's
 /// values, and is written where the row type is known, so binding costs what a single insert's would.
 final class BatchedInsert<Row> {
-    typealias Bind = (_ statement: Statement, _ first: Int32, _ row: Row, _ texts: BatchTexts) throws(SQLiteError) -> Void
+    typealias Bind = (_ statement: Statement, _ first: Int32, _ row: Row, _ texts: BatchTexts) throws(SQLiteError)
+        -> Void
 
     let table: String
     private let columnList: String

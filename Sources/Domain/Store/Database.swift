@@ -22,10 +22,10 @@ public final class Database {
     /// Hears of every statement before it runs, but for the transaction control below: the write group.
     weak var observer: (any StatementObserver)?
 
-    private var control: [String: Statement] = [:]
     private var savepointDepth = 0
-    /// `SAVEPOINT sN`, `RELEASE sN`, `ROLLBACK TO sN` for each depth N, so a savepoint costs no string work.
-    private var savepointSQL: [(begin: String, release: String, rollback: String)] = []
+    /// `SAVEPOINT sN`, `RELEASE sN`, `ROLLBACK TO sN` for each depth N, each kept (a savepoint per mutation
+    /// must not cost an SQL parse).
+    private var savepoints: [(begin: Prepared, release: Prepared, rollback: Prepared)] = []
     /// Counts the transactions begun, so what is known within one can be told from the next.
     private(set) var transactionNumber: UInt64 = 0
 
@@ -117,7 +117,6 @@ public final class Database {
     }
 
     deinit {
-        control.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -187,23 +186,24 @@ public final class Database {
     /// Runs `body` in a savepoint of the open transaction: when it throws, what it did is rolled back and
     /// the transaction goes on.
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
-        if savepointSQL.count == savepointDepth {
+        if savepoints.count == savepointDepth {
             let name = "s\(savepointDepth + 1)"
-            savepointSQL.append(("SAVEPOINT \(name)", "RELEASE \(name)", "ROLLBACK TO \(name)"))
+            savepoints.append(
+                (control("SAVEPOINT \(name)"), control("RELEASE \(name)"), control("ROLLBACK TO \(name)")))
         }
         try observer?.willOpenSavepoint()
-        let sql = savepointSQL[savepointDepth]
+        let savepoint = savepoints[savepointDepth]
         savepointDepth += 1
         defer { savepointDepth -= 1 }
-        try runControl(sql.begin)
+        try savepoint.begin.run()
         do {
             let result = try body()
-            try runControl(sql.release)
+            try savepoint.release.run()
             return result
         } catch {
             if isInTransaction {
-                try? runControl(sql.rollback)
-                try? runControl(sql.release)
+                try? savepoint.rollback.run()
+                try? savepoint.release.run()
             }
             throw error
         }
@@ -218,30 +218,27 @@ public final class Database {
 
     /// Opens a transaction, to be ended by ``commit()`` or ``rollback()``.
     func begin(_ kind: Begin) throws(SQLiteError) {
-        try runControl(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try (kind == .immediate ? beginImmediate : beginDeferred).run()
         transactionNumber &+= 1
     }
 
     func commit() throws(SQLiteError) {
-        try runControl("COMMIT")
+        try commitStatement.run()
     }
 
     /// Rolls the open transaction back, if SQLite has not already done so.
     func rollback() {
-        if isInTransaction { try? runControl("ROLLBACK") }
+        if isInTransaction { try? rollbackStatement.run() }
     }
 
-    /// Transaction control, prepared once each (a savepoint per mutation must not cost an SQL parse) and
-    /// not shown to the observer.
-    private func runControl(_ sql: String) throws(SQLiteError) {
-        let statement: Statement
-        if let kept = control[sql] {
-            statement = kept
-        } else {
-            statement = try Statement(database: self, sql: sql, observed: false)
-            control[sql] = statement
-        }
-        try statement.run()
+    private lazy var beginImmediate = control("BEGIN IMMEDIATE")
+    private lazy var beginDeferred = control("BEGIN DEFERRED")
+    private lazy var commitStatement = control("COMMIT")
+    private lazy var rollbackStatement = control("ROLLBACK")
+
+    /// Transaction control: kept, and not shown to the observer.
+    private func control(_ sql: String) -> Prepared {
+        Prepared(self, sql, observed: false)
     }
 
     /// Runs `body` with no busy timeout: a lock held by another connection fails at once with

@@ -5,8 +5,8 @@
 /// - Values are remembered only when read outside a write transaction, so nothing uncommitted (which a
 ///   rollback could take back) is ever kept.
 /// - Before a lookup the log is checked once per read-only transaction (such as a write group's read
-///   snapshot, see ``WriteGroup``; outside one, once per lookup): a look at the newest sequence number, and only when it moved, at the events
-///   since. After a long absence (more than ``catchUpLimit`` events) everything is dropped instead.
+///   snapshot, see ``WriteGroup``; outside one, once per lookup): a look at the newest sequence number,
+///   and only when it moved, at the events since. After a long absence (more than ``catchUpLimit`` events) everything is dropped instead.
 /// - Memory is bounded: past ``capacity`` entities or ``byteBudget`` bytes the cache starts over.
 final class EntityCache<Value> {
     private let database: Database

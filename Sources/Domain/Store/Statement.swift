@@ -217,17 +217,20 @@ public final class Statement {
 final class Prepared {
     private unowned let database: Database
     let sql: String
+    private let observed: Bool
     private var prepared: Statement?
 
-    init(_ database: Database, _ sql: String) {
+    /// - Parameter observed: whether the database's observer hears of it (all but transaction control).
+    init(_ database: Database, _ sql: String, observed: Bool = true) {
         self.database = database
         self.sql = sql
+        self.observed = observed
     }
 
     /// The prepared statement.
     func statement() throws(SQLiteError) -> Statement {
         if let prepared { return prepared }
-        let statement = try database.prepare(sql)
+        let statement = try Statement(database: database, sql: sql, observed: observed)
         prepared = statement
         return statement
     }

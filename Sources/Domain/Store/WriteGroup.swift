@@ -10,7 +10,9 @@ import CSQLite
 ///   transaction, ended by that mutation (a stale snapshot is never upgraded to a write) or by the commit.
 /// - **Batched rows.** Inside a mutation that has no savepoint of its own (``MutationUndo/wholeGroup``),
 ///   rows added to a ``BatchedInsert`` are held and written many to a statement just before the next
-///   statement of any kind runs, and before the commit. Everywhere else they are written at once.
+///   statement of any kind runs, before any savepoint opens (rolling it back must not take them) and
+///   before the commit. Everywhere else they are written at once. So nothing in the transaction can tell
+///   a held row from one written at once.
 ///
 /// Not armed, it adds nothing: each ``transaction(undo:_:)`` is the database's own.
 public final class WriteGroup: StatementObserver {
