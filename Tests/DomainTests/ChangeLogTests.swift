@@ -311,9 +311,9 @@ import Testing
     }
 }
 
-/// Events are held in memory while their transaction runs and written in bulk before it commits; these
+/// In a run of pipelined creates, events are held in memory and written in bulk (see WriteGroup); these
 /// check that grouping, reading mid-transaction, savepoints and rollbacks never lose, repeat or reorder one.
-@Suite struct DeferredChangeEventTests {
+@Suite struct BatchedChangeEventTests {
     struct Refused: Error {}
 
     static func sequences(_ store: DataStore) throws -> [String] {
