@@ -233,4 +233,48 @@ import Testing
             try? store.database.transaction { try store.database.run("DELETE FROM notes") }
         }
     }
+
+    /// A savepoint opened on the database inside a create-like mutation: what it adds is written at once,
+    /// so its rollback takes it back.
+    @Test func rowsAddedInsideASavepointOfAWholeGroupMutationGoWithItsRollback() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        try store.group.transaction(undo: .wholeGroup) {
+            try store.changes.record(.notes, .created, id: "kept", at: 0)
+            try? store.database.transaction {
+                try store.changes.record(.notes, .updated, id: "ghost", at: 0)
+                throw Refused()
+            }
+        }
+        try store.commitWriteGroup()
+        #expect(try Self.events(store) == ["created kept"])
+    }
+
+    /// Rows held when SQLite has rolled the transaction back on its own are lost with it: never written
+    /// outside it, and the group's commit says so.
+    @Test func rowsHeldAfterTheTransactionIsGoneAreNeverWrittenOnTheirOwn() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        #expect(throws: SQLiteError.self) {
+            try store.group.transaction(undo: .wholeGroup) {
+                try store.changes.record(.notes, .created, id: "first", at: 0)
+                try store.database.execute("ROLLBACK")  // what SQLite does by itself after an I/O error
+                try store.changes.record(.notes, .created, id: "second", at: 0)
+                _ = try store.database.scalarInteger("SELECT 1")
+            }
+        }
+        #expect(throws: DomainError.self) { try store.commitWriteGroup() }
+        #expect(try Self.events(store) == [])
+    }
+
+    @Test func armingAnArmedGroupAgainChangesNothing() throws {
+        let store = try DomainTestSupport.openStore()
+        store.beginWriteGroup()
+        _ = try store.notes.create(NoteDraft(title: "one"))
+        store.beginWriteGroup()
+        _ = try store.notes.create(NoteDraft(title: "two"))
+        try store.commitWriteGroup()
+        #expect(store.database.isInTransaction == false)
+        #expect(try Self.titles(store) == ["one", "two"])
+    }
 }

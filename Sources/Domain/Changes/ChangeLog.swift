@@ -69,7 +69,7 @@ public final class ChangeLog {
 
     /// Records that `id` in `domain` was `kind`. Must run inside the mutation's transaction.
     func record(_ domain: ChangeDomain, _ kind: ChangeKind, id: String, at time: Int64) throws {
-        try group.add((time, domain, kind, events.text(id)), to: events)
+        try group.add(to: events) { text in (time, domain, kind, text(id)) }
     }
 
     private lazy var selectAfter = Prepared(

@@ -2,7 +2,7 @@ import Foundation
 
 /// Export and import of everything (SPEC §11).
 public final class Exchange: Store {
-    /// Imports run in its transactions (see Exchange+Import.swift).
+    /// How many rows each table holds, for an export's progress.
     private let rowCounts: RowCounts
 
     override init(_ context: StoreContext) {

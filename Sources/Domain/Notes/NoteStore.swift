@@ -89,12 +89,11 @@ public final class NoteStore: Store {
                 let note = Note(
                     id: ids.makeID(kind: "note"), title: title, content: content, color: color, deadline: deadline,
                     createdAt: now, updatedAt: now, revision: 1)
-                try group.add(
+                try group.add(to: newNotes) { text in
                     NewNoteRow(
-                        id: newNotes.text(note.id), title: newNotes.text(note.title),
-                        content: newNotes.text(note.content), color: note.color, deadline: note.deadline,
-                        position: position, createdAt: now),
-                    to: newNotes)
+                        id: text(note.id), title: text(note.title), content: text(note.content), color: note.color,
+                        deadline: note.deadline, position: position, createdAt: now)
+                }
                 if index == nil { lastAppend = (database.transactionNumber, database.totalChanges, position) }
                 try changes.record(.notes, .created, id: note.id, at: now)
                 return note

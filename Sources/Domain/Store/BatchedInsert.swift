@@ -33,7 +33,8 @@ final class BatchedInsert<Row> {
         self.bind = bind
     }
 
-    /// Keeps `value` for the row about to be added.
+    /// Keeps `value` for the row being added (see ``WriteGroup/add(to:_:)``, which hands this to the code
+    /// making the row, so that nothing can write and empty the batch between the two).
     func text(_ value: String) -> BatchText {
         var value = value
         let start = texts.count

@@ -22,7 +22,8 @@ public final class Database {
     /// Hears of every statement before it runs, but for the transaction control below: the write group.
     weak var observer: (any StatementObserver)?
 
-    private var savepointDepth = 0
+    /// How many savepoints are open.
+    private(set) var savepointDepth = 0
     /// `SAVEPOINT sN`, `RELEASE sN`, `ROLLBACK TO sN` for each depth N, each kept (a savepoint per mutation
     /// must not cost an SQL parse).
     private var savepoints: [(begin: Prepared, release: Prepared, rollback: Prepared)] = []

@@ -9,8 +9,8 @@ public enum SQLValue: Sendable, Equatable {
     case blob([UInt8])
 }
 
-/// A prepared statement, finalized when it goes away. A store prepares the statements it runs when it is
-/// made (so a mistake in their SQL fails at start-up) and keeps them: running one again costs no parse.
+/// A prepared statement, finalized when it goes away. A store keeps the statements it runs (see
+/// ``Prepared``): running one again costs no parse.
 ///
 /// - Important: Like its ``Database``, not thread-safe; use it only where the database is used.
 public final class Statement {

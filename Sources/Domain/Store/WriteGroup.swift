@@ -9,8 +9,8 @@ import CSQLite
 /// - **One read snapshot.** Reads before the group's first mutation share one `BEGIN DEFERRED`
 ///   transaction, ended by that mutation (a stale snapshot is never upgraded to a write) or by the commit.
 /// - **Batched rows.** Inside a mutation that has no savepoint of its own (``MutationUndo/wholeGroup``),
-///   rows added to a ``BatchedInsert`` are held and written many to a statement just before the next
-///   statement of any kind runs, before any savepoint opens (rolling it back must not take them) and
+///   rows added to a ``BatchedInsert`` are held and written many to a statement just before any other
+///   statement runs, before any savepoint opens (rolling it back must not take them) and
 ///   before the commit. Everywhere else they are written at once. So nothing in the transaction can tell
 ///   a held row from one written at once.
 ///
@@ -44,8 +44,8 @@ public final class WriteGroup: StatementObserver {
     private var state = State.off
     /// Whether a mutation of the group is running (a transaction begun inside it is a savepoint in it).
     private var inMutation = false
-    /// Whether rows added now may be held: a ``MutationUndo/wholeGroup`` mutation runs, outside any savepoint.
-    private var mayHoldRows = false
+    /// Whether a ``MutationUndo/wholeGroup`` mutation runs: rows it adds outside any savepoint are held.
+    private var inWholeGroupMutation = false
     private var batches: [any HeldRows] = []
     private var holdingRows = false
     private var writingHeldRows = false
@@ -68,10 +68,15 @@ public final class WriteGroup: StatementObserver {
         return batch
     }
 
-    /// Adds `row` to `batch`: held when the running mutation allows it, otherwise written at once.
-    func add<Row>(_ row: Row, to batch: BatchedInsert<Row>) throws(SQLiteError) {
-        batch.append(row)
-        if mayHoldRows {
+    /// Adds the row `make` builds (keeping its texts with the `text` it is given) to `batch`: held inside a
+    /// ``MutationUndo/wholeGroup`` mutation of the group's open transaction outside any savepoint (a
+    /// savepoint's rollback could not take it back), otherwise written at once.
+    func add<Row>(to batch: BatchedInsert<Row>, _ make: (_ text: (String) -> BatchText) -> Row) throws(SQLiteError) {
+        let hold = inWholeGroupMutation && state == .writing && database.savepointDepth == 0
+        // A row written at once may not overtake rows held before it.
+        if !hold { try writeHeldRows() }
+        batch.append(make(batch.text))
+        if hold {
             holdingRows = true
             rowsHeld &+= 1
         } else {
@@ -81,7 +86,7 @@ public final class WriteGroup: StatementObserver {
 
     /// Arms the group: the transactions from now on share one commit, made by ``commit()``.
     public func arm() {
-        state = .armed
+        if state == .off { state = .armed }
     }
 
     /// Commits the group's mutations, if there were any, and disarms it. When the commit fails, everything
@@ -139,8 +144,8 @@ public final class WriteGroup: StatementObserver {
                 throw error
             }
         }
-        mayHoldRows = true
-        defer { mayHoldRows = false }
+        inWholeGroupMutation = true
+        defer { inWholeGroupMutation = false }
         let (changed, held) = (ownChanges, rowsHeld)
         do {
             return try body()
@@ -151,12 +156,9 @@ public final class WriteGroup: StatementObserver {
         }
     }
 
-    /// A savepoint in the group's transaction; no rows are held inside it.
+    /// A savepoint in the group's transaction (no rows are held inside it: see ``add(to:_:)``).
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        let outer = mayHoldRows
-        mayHoldRows = false
-        defer { mayHoldRows = outer }
-        return try database.savepoint(body)
+        try database.savepoint(body)
     }
 
     /// Rows changed by mutations themselves: SQLite's count less the writing of held rows.
@@ -186,6 +188,11 @@ public final class WriteGroup: StatementObserver {
     /// Writes the rows held. They belong to mutations already done, so should writing fail, the group is lost.
     private func writeHeldRows() throws(SQLiteError) {
         guard holdingRows else { return }
+        // Without the transaction they were held for (SQLite rolled it back), they are lost with it.
+        guard database.isInTransaction else {
+            giveUp()
+            throw Self.rolledBack
+        }
         writingHeldRows = true
         defer { writingHeldRows = false }
         let before = database.totalChanges
