@@ -9,10 +9,10 @@ import CSQLite
 /// - **One read snapshot.** Reads before the group's first mutation share one `BEGIN DEFERRED`
 ///   transaction, ended by that mutation (a stale snapshot is never upgraded to a write) or by the commit.
 /// - **Batched rows.** Inside a mutation that has no savepoint of its own (``MutationUndo/wholeGroup``),
-///   rows added to a ``BatchedInsert`` are held and written many to a statement just before any other
-///   statement runs, before any savepoint opens (rolling it back must not take them) and
-///   before the commit. Everywhere else they are written at once. So nothing in the transaction can tell
-///   a held row from one written at once.
+///   rows added to a ``BatchedInsert`` outside any savepoint are held and written many to a statement
+///   just before any other statement runs, before any savepoint opens (rolling it back must not take
+///   them) and before the commit. Everywhere else they are written at once. So nothing in the
+///   transaction can tell a held row from one written at once.
 ///
 /// Not armed, it adds nothing: each ``transaction(undo:_:)`` is the database's own.
 public final class WriteGroup: StatementObserver {
