@@ -3,6 +3,7 @@
 // asking. The server decides every rule and every order; the page shows its answers.
 import { arrange, coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
 import { extend, language, t } from './i18n.js';
+import { icon } from './icons.js';
 
 extend({
   en: {
@@ -71,24 +72,6 @@ const SORTS = ['votes', 'title', 'new', 'hot', 'best'];
 /** The longest title the original's text field takes; the server checks it, the counter only shows it. */
 const TITLE_LIMIT = 255;
 const PAGE = 50;
-const SVG = 'http://www.w3.org/2000/svg';
-
-function icon(kind) {
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(SVG, 'path');
-  path.setAttribute('d', {
-    up: 'M12 3.5 3.5 13H9v7.5h6V13h5.5z',
-    down: 'M12 20.5 20.5 11H15V3.5H9V11H3.5z',
-    trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
-    plus: 'M12 5v14M5 12h14',
-  }[kind]);
-  svg.append(path);
-  svg.classList.add('icon', `icon-${kind}`);
-  return svg;
-}
 
 /** This browser's voter id: one vote per post per browser, kept across visits. */
 function voterId() {

@@ -5,6 +5,8 @@
 // read a page at a time as the person scrolls; a refresh reads again what is shown.
 import { arrange, coalesce, errorLine, h, moreButton, pagedList, showError } from './ui.js';
 import { extend, t } from './i18n.js';
+import { dragRows } from './dragrows.js';
+import { icon } from './icons.js';
 
 extend({
   en: {
@@ -47,27 +49,6 @@ extend({
 
 /** How long typing rests before the title or memo is saved (it is saved at once before any other call). */
 const SAVE_DELAY = 300;
-const DRAG_TYPE = 'application/x-satchel-reminder';
-const SVG = 'http://www.w3.org/2000/svg';
-
-function icon(kind) {
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const shapes = {
-    trash: [['path', { d: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3' }]],
-    grip: [[9, 6], [15, 6], [9, 12], [15, 12], [9, 18], [15, 18]].map(([cx, cy]) => ['circle', { cx, cy, r: 1.6 }]),
-    plus: [['circle', { cx: 12, cy: 12, r: 10 }], ['path', { d: 'M12 7v10M7 12h10', class: 'cut' }]],
-  }[kind];
-  for (const [tag, attributes] of shapes) {
-    const shape = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) shape.setAttribute(name, value);
-    svg.append(shape);
-  }
-  svg.classList.add('icon', `icon-${kind}`);
-  return svg;
-}
 
 export function mount(section, { rpc }) {
   /** id → row: {id, li, check, title, memo, error, handle, remove, server, edits, sentEdits, savedEdits, timer, failed} */
@@ -80,11 +61,10 @@ export function mount(section, { rpc }) {
   let pendingSubmit = null;
   /** True while the page itself moves or removes rows: focus events then are not the user's. */
   let quiet = false;
-  let dragged = null;
 
   const heading = h('h2', { class: 'rem-heading' }, t('reminders'));
   const newLabel = h('span', {}, t('reminders.new'));
-  const newButton = h('button', { type: 'button', class: 'rem-new', onclick: () => add() }, icon('plus'), newLabel);
+  const newButton = h('button', { type: 'button', class: 'rem-new', onclick: () => add() }, icon('add'), newLabel);
   const listError = errorLine();
   const status = h('p', { class: 'visually-hidden', role: 'status' });
   const list = h('ul', { class: 'list rem-list', 'aria-label': t('reminders.list') });
@@ -578,68 +558,8 @@ export function mount(section, { rpc }) {
     if (blank(event.target)) add();
   });
 
-  // Drag and drop: a row's handle drags the row; it lands before or after the row under the pointer.
-  function clearDrop() {
-    for (const li of list.querySelectorAll('.drop-before, .drop-after')) li.classList.remove('drop-before', 'drop-after');
-    tail.classList.remove('drop-target');
-  }
-
-  list.addEventListener('dragstart', (event) => {
-    const row = rowOf(event.target);
-    if (!row || event.target !== row.handle) return;
-    saveAll();
-    dragged = row;
-    event.dataTransfer.effectAllowed = 'move';
-    event.dataTransfer.setData(DRAG_TYPE, row.id);
-    const box = row.li.getBoundingClientRect();
-    event.dataTransfer.setDragImage?.(row.li, event.clientX - box.left, event.clientY - box.top);
-    row.li.classList.add('dragging');
-  });
-
-  function dropPlace(event) {
-    if (!dragged) return null;
-    const target = rowOf(event.target);
-    if (target) {
-      const box = target.li.getBoundingClientRect();
-      return { row: target, after: event.clientY > box.top + box.height / 2 };
-    }
-    if (event.currentTarget === tail) return { row: domRows().at(-1), after: true };
-    return null;
-  }
-
-  for (const zone of [list, tail]) {
-    zone.addEventListener('dragover', (event) => {
-      const place = dropPlace(event);
-      if (!place?.row) return;
-      event.preventDefault();
-      event.dataTransfer.dropEffect = 'move';
-      clearDrop();
-      if (zone === tail) tail.classList.add('drop-target');
-      else place.row.li.classList.add(place.after ? 'drop-after' : 'drop-before');
-    });
-    zone.addEventListener('drop', (event) => {
-      const place = dropPlace(event);
-      clearDrop();
-      if (!place?.row) return;
-      event.preventDefault();
-      const order = domRows();
-      const from = order.indexOf(dragged);
-      const slot = order.indexOf(place.row) + (place.after ? 1 : 0);
-      const row = dragged;
-      dragged = null;
-      row.li.classList.remove('dragging');
-      moveTo(row, slot > from ? slot - 1 : slot);
-    });
-  }
-  list.addEventListener('dragleave', (event) => {
-    if (!list.contains(event.relatedTarget)) clearDrop();
-  });
-  tail.addEventListener('dragleave', clearDrop);
-  list.addEventListener('dragend', () => {
-    clearDrop();
-    dragged?.li.classList.remove('dragging');
-    dragged = null;
-  });
+  // Drag and drop: a row's handle drags the row (what is typed is saved first).
+  dragRows({ list, tail, rowOf, order: domRows, start: saveAll, moveTo });
 
   load();
 
