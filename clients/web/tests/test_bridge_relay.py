@@ -162,16 +162,18 @@ def test_a_page_that_reads_slower_than_a_burst_of_changes_gets_the_newest_of_eac
         async with page(bridge) as socket:
             # The page reads nothing while another process creates the notes, then reads everything.
             await asyncio.to_thread(fill, bridge.db, "notes.create", ({"title": f"n{i}"} for i in range(total)))
-            notifications, told, last = 0, 0, None
+            notifications, told, last, most_skipped = 0, 0, None, 0
             while told < total:
                 message = await socket.receive(timeout=30)
                 if isinstance(message, dict) and message.get("method") == "changed":
                     notifications, last = notifications + 1, message
-                    told += 1 + message["params"].get("skipped", 0)
+                    skipped = message["params"].get("skipped", 0)
+                    told, most_skipped = told + 1 + skipped, max(most_skipped, skipped)
             assert told == total, "every change is sent or counted in the skipped of a newer one"
             assert notifications < total - BACKLOG, f"{notifications} notifications for {total} changes"
             assert last["params"]["entity"]["title"] == f"n{total - 1}"  # the newest comes last
-            assert last["params"]["skipped"] > 0
+            # The newest may come on its own when the page has caught up by then; what it skipped came before.
+            assert most_skipped > 0
             assert await socket.result("ping") == {}
 
     run(burst())
