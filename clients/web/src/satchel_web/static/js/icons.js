@@ -11,6 +11,11 @@ const SHAPES = {
   plus: [path('M12 5v14M5 12h14')],
   /** A filled circle with a plus cut out of it, as the original's "New Reminder" button. */
   add: [['circle', { cx: 12, cy: 12, r: 10 }], path('M12 7v10M7 12h10', { class: 'cut' })],
+  /** A padlock, for the free edition's limit (an emoji would need a font the machine may not have). */
+  lock: [
+    ['rect', { x: 5, y: 10, width: 14, height: 11, rx: 2, fill: 'currentColor' }],
+    path('M8 10V7a4 4 0 0 1 8 0v3', { fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+  ],
   grip: [[9, 6], [15, 6], [9, 12], [15, 12], [9, 18], [15, 18]].map(([cx, cy]) => ['circle', { cx, cy, r: 1.6 }]),
 };
 

@@ -1,6 +1,8 @@
 // ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid; both
 // read a page at a time as the person scrolls.
+import { colourPicker, DEFAULT_COLOUR } from './colour.js';
 import { extend, language, t } from './i18n.js';
+import { icon } from './icons.js';
 import {
   coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, moreButton, openDialog, pagedList, showError,
 } from './ui.js';
@@ -8,55 +10,26 @@ import {
 extend({
   en: {
     textNotes: 'Notes', photoNotes: 'Photos', newNote: 'New note', noNotes: 'No notes yet', title: 'Title',
-    content: 'Note', deadline: 'Deadline', clearDeadline: 'No deadline', colour: 'Colour', custom: 'Custom colour',
-    hue: 'Hue', saturation: 'Saturation', brightness: 'Brightness', editNote: 'Edit note', addPhoto: 'Add photo',
+    content: 'Note', deadline: 'Deadline', clearDeadline: 'No deadline', editNote: 'Edit note', addPhoto: 'Add photo',
     noPhotos: 'No photos yet', caption: 'Caption', previous: 'Previous', next: 'Next', moveUp: 'Move up',
     moveDown: 'Move down', deleteNote: 'Delete this note?', deletePhoto: 'Delete this photo?', due: 'Due {date}',
-    freeLimit: 'Free edition', white: 'White', red: 'Red', orange: 'Orange', yellow: 'Yellow', green: 'Green',
-    blue: 'Blue', purple: 'Purple', reorderHint: 'Drag to reorder, or Alt+Arrow keys',
+    freeLimit: 'Free edition', reorderHint: 'Drag to reorder, or Alt+Arrow keys',
   },
   ru: {
-    textNotes: 'Заметки', photoNotes: 'Фото', newNote: 'Новая заметка', noNotes: 'Заметок пока нет', title: 'Название',
-    content: 'Заметка', deadline: 'Крайний срок', clearDeadline: 'Без срока', colour: 'Цвет', custom: 'Свой цвет',
-    hue: 'Тон', saturation: 'Насыщенность', brightness: 'Яркость', editNote: 'Изменить заметку', addPhoto: 'Добавить фото',
-    noPhotos: 'Фото пока нет', caption: 'Подпись', previous: 'Назад', next: 'Вперёд', moveUp: 'Выше', moveDown: 'Ниже',
-    deleteNote: 'Удалить заметку?', deletePhoto: 'Удалить фото?', due: 'До {date}', freeLimit: 'Бесплатная версия',
-    white: 'Белый', red: 'Красный', orange: 'Оранжевый', yellow: 'Жёлтый', green: 'Зелёный', blue: 'Синий',
-    purple: 'Фиолетовый', reorderHint: 'Перетащите или Alt+стрелки',
+    textNotes: 'Заметки', photoNotes: 'Фото', newNote: 'Новая заметка', noNotes: 'Заметок пока нет',
+    title: 'Название', content: 'Заметка', deadline: 'Крайний срок', clearDeadline: 'Без срока',
+    editNote: 'Изменить заметку', addPhoto: 'Добавить фото', noPhotos: 'Фото пока нет', caption: 'Подпись',
+    previous: 'Назад', next: 'Вперёд', moveUp: 'Выше', moveDown: 'Ниже', deleteNote: 'Удалить заметку?',
+    deletePhoto: 'Удалить фото?', due: 'До {date}', freeLimit: 'Бесплатная версия',
+    reorderHint: 'Перетащите или Alt+стрелки',
   },
   ja: {
-    textNotes: 'ノート', photoNotes: '写真', newNote: '新しいノート', noNotes: 'ノートはまだありません', title: 'タイトル',
-    content: 'ノート', deadline: '期限', clearDeadline: '期限なし', colour: '色', custom: 'カスタムカラー', hue: '色相',
-    saturation: '彩度', brightness: '明度', editNote: 'ノートを編集', addPhoto: '写真を追加', noPhotos: '写真はまだありません',
-    caption: 'キャプション', previous: '前へ', next: '次へ', moveUp: '上へ', moveDown: '下へ',
-    deleteNote: 'このノートを削除しますか？', deletePhoto: 'この写真を削除しますか？', due: '期限 {date}',
-    freeLimit: '無料版', white: '白', red: '赤', orange: 'オレンジ', yellow: '黄', green: '緑', blue: '青', purple: '紫',
-    reorderHint: 'ドラッグまたは Alt+矢印キーで並べ替え',
+    textNotes: 'ノート', photoNotes: '写真', newNote: '新しいノート', noNotes: 'ノートはまだありません', title: 'タイトル', content: 'ノート',
+    deadline: '期限', clearDeadline: '期限なし', editNote: 'ノートを編集', addPhoto: '写真を追加', noPhotos: '写真はまだありません',
+    caption: 'キャプション', previous: '前へ', next: '次へ', moveUp: '上へ', moveDown: '下へ', deleteNote: 'このノートを削除しますか？',
+    deletePhoto: 'この写真を削除しますか？', due: '期限 {date}', freeLimit: '無料版', reorderHint: 'ドラッグまたは Alt+矢印キーで並べ替え',
   },
 });
-
-// The palette of the original: white first (the default), then colours; the last cell is the custom one.
-const PALETTE = [
-  ['white', { hue: 0, saturation: 0, brightness: 1 }],
-  ['red', { hue: 0, saturation: 0.55, brightness: 1 }],
-  ['orange', { hue: 0.08, saturation: 0.6, brightness: 1 }],
-  ['yellow', { hue: 0.15, saturation: 0.55, brightness: 1 }],
-  ['green', { hue: 0.33, saturation: 0.4, brightness: 1 }],
-  ['blue', { hue: 0.58, saturation: 0.45, brightness: 1 }],
-  ['purple', { hue: 0.75, saturation: 0.4, brightness: 1 }],
-];
-
-/** Standard HSV to #RRGGBB, for showing a colour the user is still choosing (the server derives `hex`). */
-export function hexOf({ hue, saturation, brightness }) {
-  const h6 = (hue % 1) * 6;
-  const c = brightness * saturation;
-  const x = c * (1 - Math.abs((h6 % 2) - 1));
-  const m = brightness - c;
-  const [r, g, b] = [[c, x, 0], [x, c, 0], [0, c, x], [0, x, c], [x, 0, c], [c, 0, x]][Math.floor(h6) % 6];
-  return `#${[r, g, b].map((v) => Math.round((v + m) * 255).toString(16).padStart(2, '0')).join('').toUpperCase()}`;
-}
-
-const sameColour = (a, b) => a.hue === b.hue && a.saturation === b.saturation && a.brightness === b.brightness;
 
 function localInputValue(iso) {
   if (!iso) return '';
@@ -198,7 +171,7 @@ export function mount(section, { rpc }) {
     content.addEventListener('input', grow);
     const deadline = h('input', { type: 'datetime-local', name: 'deadline', value: localInputValue(note?.deadline), 'aria-label': t('deadline') });
     const clear = h('button', { type: 'button', onclick: () => { deadline.value = ''; } }, t('clearDeadline'));
-    const picker = colourPicker(note?.color ?? PALETTE[0][1]);
+    const picker = colourPicker(note?.color ?? DEFAULT_COLOUR);
     const form = h('form', { method: 'dialog', class: 'note-editor' },
       h('h3', {}, note ? t('editNote') : t('newNote')),
       title, content,
@@ -243,87 +216,9 @@ export function mount(section, { rpc }) {
     await closed;
   }
 
-  /** The palette: white by default, six colours and a custom cell; the HSB picker opens where it was left
-   * (the note's exact hue, saturation and brightness: hue 1 stays 1, hue survives saturation 0). */
-  function colourPicker(initial) {
-    let usingCustom = !PALETTE.some(([, colour]) => sameColour(colour, initial));
-    let lastCustom = { ...initial };
-    let chosen = { ...initial };
-    const cells = h('div', { class: 'palette', role: 'radiogroup', 'aria-label': t('colour') });
-    const field = h('div', { class: 'hs-field', 'aria-hidden': 'true' }, h('span', { class: 'hs-knob' }));
-    const preview = h('span', { class: 'hsb-preview', 'aria-hidden': 'true' });
-    const sliders = h('div', { class: 'hsb' }, h('div', { class: 'hsb-top' }, field, preview));
-    const ranges = {};
-    const setCustom = (colour) => {
-      lastCustom = colour;
-      chosen = { ...colour };
-      usingCustom = true;
-      draw();
-    };
-    for (const component of ['hue', 'saturation', 'brightness']) {
-      const range = h('input', { type: 'range', min: 0, max: 1, step: 'any', name: component, 'aria-label': t(component) });
-      range.addEventListener('input', () => setCustom({ ...lastCustom, [component]: Number(range.value) }));
-      ranges[component] = range;
-      sliders.append(h('label', { class: 'field' }, h('span', {}, t(component)), range));
-    }
-    field.addEventListener('pointerdown', (event) => {
-      const pick = (e) => {
-        const box = field.getBoundingClientRect();
-        const clamp = (v) => Math.min(1, Math.max(0, v));
-        setCustom({ ...lastCustom, hue: clamp((e.clientX - box.left) / box.width), saturation: clamp(1 - (e.clientY - box.top) / box.height) });
-      };
-      pick(event);
-      field.setPointerCapture(event.pointerId);
-      field.onpointermove = pick;
-      field.onpointerup = () => { field.onpointermove = null; };
-    });
-    function cell(name, colour, isCustom) {
-      const selected = isCustom ? usingCustom : !usingCustom && sameColour(colour, chosen);
-      return h('button', {
-        type: 'button', role: 'radio', 'aria-checked': String(selected), 'aria-label': name,
-        class: `cell${isCustom ? ' custom' : ''}`, style: `--cell: ${hexOf(colour)}`, dataset: { colour: isCustom ? 'custom' : name },
-        onclick: () => {
-          if (isCustom) setCustom(lastCustom);
-          else {
-            chosen = { ...colour };
-            usingCustom = false;
-            draw();
-          }
-          cells.querySelector('[aria-checked="true"]')?.focus();
-        },
-      }, selected ? '✓' : '');
-    }
-    function draw() {
-      cells.replaceChildren(...PALETTE.map(([name, colour]) => cell(t(name), colour, false)), cell(t('custom'), lastCustom, true));
-      sliders.hidden = !usingCustom;
-      for (const [component, range] of Object.entries(ranges)) {
-        if (Number(range.value) !== lastCustom[component]) range.value = String(lastCustom[component]);
-      }
-      preview.style.background = hexOf(lastCustom);
-      field.style.setProperty('--brightness', lastCustom.brightness);
-      field.firstChild.style.left = `${lastCustom.hue * 100}%`;
-      field.firstChild.style.top = `${(1 - lastCustom.saturation) * 100}%`;
-    }
-    draw();
-    return { element: h('fieldset', { class: 'colours' }, h('legend', {}, t('colour')), cells, sliders), value: () => ({ ...chosen }) };
-  }
-
-  // A padlock drawn here: an emoji would need a font the machine may not have.
-  function lockIcon() {
-    const svg = (tag, attributes) => {
-      const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
-      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-      return element;
-    };
-    const icon = svg('svg', { viewBox: '0 0 24 24', class: 'free-limit-icon', 'aria-hidden': 'true' });
-    icon.append(svg('rect', { x: 5, y: 10, width: 14, height: 11, rx: 2, fill: 'currentColor' }),
-      svg('path', { d: 'M8 10V7a4 4 0 0 1 8 0v3', fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
-    return icon;
-  }
-
   function freeLimit(error) {
     const form = h('form', { method: 'dialog', class: 'free-limit' },
-      lockIcon(),
+      icon('lock'),
       h('h3', {}, t('freeLimit')),
       h('p', { role: 'alert' }, error.message),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('close'))));
