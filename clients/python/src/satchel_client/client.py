@@ -1,9 +1,7 @@
 """``Satchel``: the blocking client. One server process, one reader thread, calls from any thread."""
 from __future__ import annotations
 
-import os
 import queue
-import select
 import subprocess
 import threading
 import time
@@ -13,6 +11,7 @@ from typing import Any
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
+from ._outbox import Outbox
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
 from ._protocol import refused_as_a_whole, request, unwrap
 from .api import Changes
@@ -72,81 +71,6 @@ class _Reporting(_Waiter):
             report(self.callback, item)
 
 
-class _Outbox:
-    """The pipe to the server, written without ever blocking a caller: what the pipe cannot take at once
-    waits in a backlog that a thread of its own writes out, so a server that stops reading makes calls time
-    out (and ``close`` end it) instead of hanging them."""
-
-    def __init__(self, stream: Any, name: str) -> None:
-        self._stream = stream
-        self._fd = stream.fileno()
-        os.set_blocking(self._fd, False)
-        self._backlog = bytearray()
-        self._ready = threading.Condition()
-        self._closing = False
-        self._broken = False
-        self._thread = threading.Thread(target=self._write_backlog, name=name, daemon=True)
-        self._thread.start()
-
-    def write(self, data: bytes) -> None:
-        """Writes ``data`` after everything written before it. A broken pipe is left to the reader, which
-        answers every waiter when the server's output ends."""
-        with self._ready:
-            if self._broken or self._closing:
-                return
-            if not self._backlog:
-                try:
-                    written = os.write(self._fd, data)
-                except BlockingIOError:
-                    written = 0
-                except OSError:
-                    self._broken = True
-                    return
-                if written == len(data):
-                    return
-                data = data[written:]
-            self._backlog += data
-            self._ready.notify_all()
-
-    def _write_backlog(self) -> None:
-        while True:
-            with self._ready:
-                while not self._backlog and not self._closing:
-                    self._ready.wait()
-                if not self._backlog:
-                    return
-                chunk = bytes(self._backlog[: 1 << 16])
-            select.select([], [self._fd], [], 0.1)
-            try:
-                written = os.write(self._fd, chunk)
-            except BlockingIOError:
-                continue
-            except OSError:
-                written = len(chunk)
-                with self._ready:
-                    self._broken = True
-                    self._backlog.clear()
-            with self._ready:
-                del self._backlog[:written]
-                if not self._backlog:
-                    self._ready.notify_all()
-
-    def close(self, timeout: float) -> None:
-        """Writes out the backlog (for at most ``timeout`` seconds), then closes the pipe: end of input."""
-        with self._ready:
-            self._closing = True
-            self._ready.notify_all()
-            if not self._ready.wait_for(lambda: not self._backlog, timeout):
-                LOG.warning("the server did not read %d bytes within %s s; they are dropped", len(self._backlog), timeout)
-                self._broken = True
-                self._backlog.clear()
-        self._thread.join()
-        try:
-            self._stream.close()
-        except OSError:
-            pass
-
-
 class ChangeFeed(Changes):
     """``s.changes.since(...)`` and the other ``changes.*`` methods; ``s.changes()`` iterates the live feed."""
 
@@ -196,7 +120,7 @@ class Satchel(Connection):
             target=self._read_stderr, name=f"satchel-stderr-{self._process.pid}", daemon=True
         )
         self._reader = threading.Thread(target=self._read, name=f"satchel-reader-{self._process.pid}", daemon=True)
-        self._outbox = _Outbox(self._process.stdin, f"satchel-writer-{self._process.pid}")
+        self._outbox = Outbox(self._process.stdin, f"satchel-writer-{self._process.pid}")
         self._stderr_reader.start()
         self._reader.start()
 
