@@ -7,6 +7,9 @@ import { arrange, coalesce, errorLine, h, moreButton, pagedList, showError } fro
 import { extend, t } from './i18n.js';
 import { dragRows } from './dragrows.js';
 import { icon } from './icons.js';
+import {
+  label, makeRow, showState as showRowState, takeItem as takeRowItem, translateRow, unsaved,
+} from './reminder-row.js';
 
 extend({
   en: {
@@ -80,58 +83,13 @@ export function mount(section, { rpc }) {
 
   // Rows
 
-  const label = (row) => row.title.value.trim() || t('reminders.new');
   const rowOf = (element) => (element instanceof Element ? rows.get(element.closest('li.rem-row')?.dataset.id) : undefined);
   const isField = (element) => element instanceof HTMLInputElement && element.classList.contains('rem-field');
-  const unsaved = (row) => row.edits !== row.savedEdits;
   const domRows = () => [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean);
 
-  function createRow(item) {
-    const row = { id: item.id, server: item, edits: 0, sentEdits: 0, savedEdits: 0, timer: null, failed: false };
-    row.check = h('button', { type: 'button', class: 'rem-check' }, h('span', { class: 'rem-circle', 'aria-hidden': 'true' }));
-    row.title = h('input', { type: 'text', class: 'rem-field rem-title', autocomplete: 'off', enterkeyhint: 'next' });
-    row.memo = h('input', { type: 'text', class: 'rem-field rem-memo', autocomplete: 'off' });
-    row.error = errorLine();
-    row.remove = h('button', { type: 'button', class: 'rem-delete' }, icon('trash'));
-    row.handle = h('button', { type: 'button', class: 'rem-handle', draggable: 'true', 'aria-keyshortcuts': 'Alt+ArrowUp Alt+ArrowDown' }, icon('grip'));
-    row.li = h('li', { class: 'rem-row', dataset: { id: item.id } },
-      row.check, h('div', { class: 'rem-body' }, row.title, row.memo, row.error), row.remove, row.handle);
-    row.title.value = item.title;
-    row.memo.value = item.memo ?? '';
-    row.check.addEventListener('click', () => toggle(row));
-    row.remove.addEventListener('click', () => remove(row));
-    translateRow(row);
-    showState(row, item);
-    return row;
-  }
-
-  function translateRow(row) {
-    const title = label(row);
-    row.title.setAttribute('aria-label', t('reminders.title'));
-    row.memo.setAttribute('aria-label', t('reminders.memo'));
-    row.memo.placeholder = t('reminders.memo');
-    row.check.setAttribute('aria-label', t('reminders.complete', { title }));
-    row.remove.setAttribute('aria-label', t('reminders.delete', { title }));
-    row.handle.setAttribute('aria-label', t('reminders.move', { title }));
-  }
-
-  /** Shows what the server says of a reminder besides its text: completion, memo visibility, editing. */
-  function showState(row, item) {
-    row.server = item;
-    row.li.classList.toggle('completed', item.completed);
-    row.li.classList.toggle('editing', item.id === editingId);
-    row.check.setAttribute('aria-pressed', String(item.completed));
-    row.memo.hidden = !item.memoVisible && document.activeElement !== row.memo;
-  }
-
-  /** Takes the server's reminder into a row, keeping whatever the user typed and has not had saved. */
-  function takeItem(row, item, typedSince) {
-    const keep = typedSince || unsaved(row) || row.timer;
-    if (!keep && document.activeElement !== row.title && row.title.value !== item.title) row.title.value = item.title;
-    if (!keep && document.activeElement !== row.memo && row.memo.value !== (item.memo ?? '')) row.memo.value = item.memo ?? '';
-    showState(row, item);
-    translateRow(row);
-  }
+  const createRow = (item) => makeRow(item, { toggle, remove, editingId });
+  const showState = (row, item) => showRowState(row, item, editingId);
+  const takeItem = (row, item, typedSince) => takeRowItem(row, item, typedSince, editingId);
 
   function insertRow(item, afterId) {
     const row = createRow(item);
