@@ -62,8 +62,10 @@ public final class DataStore {
         self.clock = clock
         self.ids = ids
         changes = ChangeLog(database: database, group: group, clock: clock)
-        let context = StoreContext(database: database, group: group, clock: clock, ids: ids, changes: changes)
-        edition = Edition(freeLimit: settings.freeLimit, database: database)
+        let counts = RowCounts(database: database)
+        let context = StoreContext(
+            database: database, group: group, clock: clock, ids: ids, changes: changes, counts: counts)
+        edition = Edition(freeLimit: settings.freeLimit, counts: counts)
         images = ImageStore(context, maximumBytes: settings.maximumImageBytes)
         notes = NoteStore(context, edition: edition)
         photos = PhotoNoteStore(context, edition: edition, images: images)

@@ -4,18 +4,11 @@
 /// at its first page, kept for an hour), so paging never skips or repeats a post while votes change; the
 /// items themselves always show the current counts.
 public final class BoardStore: Store {
-    private let counts: RowCounts
-
     /// How many frozen orders are kept at once.
     public static let maximumSnapshots = 16
 
     /// How long a paged listing's frozen order stays usable.
     public static let snapshotLifetime: Int64 = 3_600_000
-
-    override init(_ context: StoreContext) {
-        self.counts = RowCounts(database: context.database)
-        super.init(context)
-    }
 
     /// One statement for each ranking (their ORDER BY differs), each prepared the first time its ranking runs.
     private final class BySort {

@@ -1,11 +1,9 @@
 /// The "Moments" diary (SPEC §7): posts with text and up to four photos, newest first.
 public final class DiaryStore: Store {
     private let images: ImageStore
-    private let counts: RowCounts
 
     init(_ context: StoreContext, images: ImageStore) {
         self.images = images
-        self.counts = RowCounts(database: context.database)
         super.init(context)
     }
 

@@ -2,14 +2,6 @@ import Foundation
 
 /// Export and import of everything (SPEC §11).
 public final class Exchange: Store {
-    /// How many rows each table holds, for an export's progress.
-    private let rowCounts: RowCounts
-
-    override init(_ context: StoreContext) {
-        self.rowCounts = RowCounts(database: context.database)
-        super.init(context)
-    }
-
     static func time(_ milliseconds: Int64) -> String { Timestamp.format(milliseconds: milliseconds) }
     static func time(_ milliseconds: Int64?) -> String? { milliseconds.map { Timestamp.format(milliseconds: $0) } }
 
@@ -42,11 +34,11 @@ public final class Exchange: Store {
     /// How many elements each list of an export holds, for its progress (inside its read transaction).
     private func countsLocked() throws -> [ExchangeList: Int] {
         [
-            .board: try rowCounts.rows(of: "board_posts"), .diary: try rowCounts.rows(of: "diary_posts"),
-            .images: try rowCounts.rows(of: "images"),
+            .board: try counts.rows(of: "board_posts"), .diary: try counts.rows(of: "diary_posts"),
+            .images: try counts.rows(of: "images"),
             .messageFeeds: Int(try feedCount.integer() ?? 0),
-            .messages: try rowCounts.rows(of: "messages"), .notes: try rowCounts.rows(of: "notes"),
-            .photos: try rowCounts.rows(of: "photo_notes"),
+            .messages: try counts.rows(of: "messages"), .notes: try counts.rows(of: "notes"),
+            .photos: try counts.rows(of: "photo_notes"),
             .reminders: Int(try reminderCount.integer() ?? 0),
         ]
     }

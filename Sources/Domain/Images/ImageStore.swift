@@ -29,12 +29,10 @@ public enum PreparedImage: Sendable {
 /// Stores images once per content (SHA-256) and counts their owners; an image whose last owner lets go
 /// is deleted in the same transaction.
 public final class ImageStore: Store {
-    private let counts: RowCounts
     /// The largest image accepted, in bytes.
     public let maximumBytes: Int
 
     init(_ context: StoreContext, maximumBytes: Int) {
-        self.counts = RowCounts(database: context.database)
         self.maximumBytes = maximumBytes
         super.init(context)
     }

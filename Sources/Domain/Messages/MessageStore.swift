@@ -2,7 +2,6 @@
 /// the upstream feed as the user scrolls up.
 public final class MessageStore: Store {
     private let feed: any MessageFeed
-    private let counts: RowCounts
     /// Who `send` writes as.
     public let localAuthor: Author
     /// Who feed messages without an author are shown as.
@@ -11,7 +10,6 @@ public final class MessageStore: Store {
     init(_ context: StoreContext, feed: any MessageFeed, localAuthor: Author) {
         self.feed = feed
         self.localAuthor = localAuthor
-        self.counts = RowCounts(database: context.database)
         super.init(context)
     }
 

@@ -3,9 +3,9 @@ public final class Edition {
     public let freeLimit: Int?
     private let counts: RowCounts
 
-    init(freeLimit: Int?, database: Database) {
+    init(freeLimit: Int?, counts: RowCounts) {
         self.freeLimit = freeLimit
-        self.counts = RowCounts(database: database)
+        self.counts = counts
     }
 
     /// How many notes and photo notes count against the limit.

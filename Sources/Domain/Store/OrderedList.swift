@@ -20,10 +20,10 @@ final class OrderedList {
 
     static let gap: Int64 = 1 << 20
 
-    init(database: Database, table: String) {
+    init(database: Database, table: String, counts: RowCounts) {
         self.database = database
         self.table = table
-        counts = RowCounts(database: database)
+        self.counts = counts
     }
 
     func count() throws -> Int {

@@ -1,11 +1,12 @@
 /// What every store is made with: the connection, the write group its mutations join, the clock, the id
-/// generator and the change log each mutation records in.
+/// generator, the change log each mutation records in and the tables' kept row counts.
 struct StoreContext {
     let database: Database
     let group: WriteGroup
     let clock: any Clock
     let ids: any IDGenerator
     let changes: ChangeLog
+    let counts: RowCounts
 }
 
 /// The base of every store: the ``StoreContext``'s parts as its own. A store adds what is its alone (its
@@ -16,6 +17,7 @@ public class Store {
     let clock: any Clock
     let ids: any IDGenerator
     let changes: ChangeLog
+    let counts: RowCounts
 
     init(_ context: StoreContext) {
         database = context.database
@@ -23,5 +25,6 @@ public class Store {
         clock = context.clock
         ids = context.ids
         changes = context.changes
+        counts = context.counts
     }
 }
