@@ -16,29 +16,14 @@ extension JSONParser {
             position += 1
             if position < count, isDigit(buffer[position]) { throw error("leading zero in number") }
         } else {
-            while position < count, isDigit(buffer[position]) {
-                let digit = UInt64(buffer[position] - UInt8(ascii: "0"))
-                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times10.addingReportingOverflow(digit)
-                if o1 || o2 { overflow = true }
-                magnitude = sum
-                position += 1
-            }
+            _ = readDigits(into: &magnitude, overflow: &overflow)
         }
         var fractionDigits = 0
         if position < count, buffer[position] == UInt8(ascii: ".") {
             integral = false
             position += 1
             guard position < count, isDigit(buffer[position]) else { throw error("invalid fraction") }
-            while position < count, isDigit(buffer[position]) {
-                let digit = UInt64(buffer[position] - UInt8(ascii: "0"))
-                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times10.addingReportingOverflow(digit)
-                if o1 || o2 { overflow = true }
-                magnitude = sum
-                fractionDigits += 1
-                position += 1
-            }
+            fractionDigits = readDigits(into: &magnitude, overflow: &overflow)
         }
         var sawExponent = false
         if position < count, buffer[position] | 0x20 == UInt8(ascii: "e") {
@@ -67,6 +52,21 @@ extension JSONParser {
         let text = String(decoding: UnsafeBufferPointer(start: buffer + start, count: position - start), as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number", at: start) }
         return .number(value)
+    }
+
+    /// Reads the digits from `position` on into `magnitude` (all of them, noting when it overflows), and
+    /// returns how many there were.
+    @inline(__always) private mutating func readDigits(into magnitude: inout UInt64, overflow: inout Bool) -> Int {
+        let first = position
+        while position < count, isDigit(buffer[position]) {
+            let digit = UInt64(buffer[position] - UInt8(ascii: "0"))
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(digit)
+            if o1 || o2 { overflow = true }
+            magnitude = sum
+            position += 1
+        }
+        return position - first
     }
 
     private static let powersOfTen: [Double] = (0...22).map { exponent in
