@@ -4,8 +4,9 @@ public enum IncomingCall: Sendable, Equatable {
     case request(Request)
     /// Not a valid Request object: answered with `error`, under the id that could be recovered (or `null`).
     case invalid(RequestID, ResponseError)
-    /// A response object (`result` or `error` without `method`): a client answering us. Nothing answers it.
-    case response(RequestID)
+    /// A response object (`result` or `error` without `method`): a client answering one of our own requests,
+    /// with its `result` (`nil` when it answered with an error). Nothing answers it.
+    case response(RequestID, result: JSONValue?)
 }
 
 /// What one line of input holds.
@@ -89,7 +90,9 @@ public struct MessageDecoder: Sendable {
             return .invalid(id ?? .null, .invalidRequest(reason: "invalidVersion"))
         }
         guard let methodValue = object["method"] else {
-            if let id, object.contains("result") || object.contains("error") { return .response(id) }
+            if let id, object.contains("result") || object.contains("error") {
+                return .response(id, result: object.contains("error") ? nil : object["result"])
+            }
             return .invalid(id ?? .null, .invalidRequest(reason: "missingMethod"))
         }
         guard case .string(let method) = methodValue else {

@@ -285,16 +285,16 @@ struct JSONRPCSpecExamplesTests {
 
     @Test("the specification's responses, read back, are responses (nothing to answer)")
     func responsesAreRecognised() throws {
-        #expect(decodeLine(#"{"jsonrpc": "2.0", "result": 19, "id": 1}"#) == .single(.response(.integer(1))))
-        #expect(decodeLine(#"{"jsonrpc": "2.0", "result": -19, "id": 2}"#) == .single(.response(.integer(2))))
+        #expect(decodeLine(#"{"jsonrpc": "2.0", "result": 19, "id": 1}"#) == .single(.response(.integer(1), result: 19)))
+        #expect(decodeLine(#"{"jsonrpc": "2.0", "result": -19, "id": 2}"#) == .single(.response(.integer(2), result: -19)))
         #expect(decodeLine(#"{"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "1"}"#)
-            == .single(.response(.string("1"))))
+            == .single(.response(.string("1"), result: nil)))
         #expect(decodeLine(#"{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}"#)
-            == .single(.response(.null)))
+            == .single(.response(.null, result: nil)))
         let batchResponse = try #require(specExamples.first { $0.name == "batch" }?.response)
         #expect(decodeLine(batchResponse) == .batch([
-            .response(.string("1")), .response(.string("2")), .response(.null), .response(.string("5")),
-            .response(.string("9")),
+            .response(.string("1"), result: 7), .response(.string("2"), result: 19), .response(.null, result: nil),
+            .response(.string("5"), result: nil), .response(.string("9"), result: ["hello", 5]),
         ]))
         #expect(specServerRespond(to: utf8(batchResponse)) == nil)
     }

@@ -194,14 +194,14 @@ struct MessageDecoderTests {
 
     @Test("response objects (result or error, no method, with an id) are recognised")
     func responses() {
-        #expect(decodeLine(#"{"jsonrpc":"2.0","result":19,"id":1}"#) == .single(.response(.integer(1))))
-        #expect(decodeLine(#"{"jsonrpc":"2.0","result":null,"id":"a"}"#) == .single(.response(.string("a"))))
+        #expect(decodeLine(#"{"jsonrpc":"2.0","result":19,"id":1}"#) == .single(.response(.integer(1), result: 19)))
+        #expect(decodeLine(#"{"jsonrpc":"2.0","result":null,"id":"a"}"#) == .single(.response(.string("a"), result: .null)))
         #expect(decodeLine(#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"},"id":"1"}"#)
-            == .single(.response(.string("1"))))
+            == .single(.response(.string("1"), result: nil)))
         #expect(decodeLine(#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"},"id":null}"#)
-            == .single(.response(.null)))
+            == .single(.response(.null, result: nil)))
         #expect(decodeLine(#"[{"jsonrpc":"2.0","result":7,"id":"1"},{"jsonrpc":"2.0","result":19,"id":"2"}]"#)
-            == .batch([.response(.string("1")), .response(.string("2"))]))
+            == .batch([.response(.string("1"), result: 7), .response(.string("2"), result: 19)]))
     }
 
     // MARK: Batches
@@ -214,7 +214,7 @@ struct MessageDecoderTests {
             .request(Request(id: nil, method: "b")),
             .invalid(.null, .invalidRequest(reason: "notAnObject")),
             .invalid(.string("x"), .invalidRequest(reason: "invalidVersion")),
-            .response(.integer(9)),
+            .response(.integer(9), result: 0),
         ]))
     }
 

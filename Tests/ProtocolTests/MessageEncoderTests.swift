@@ -27,8 +27,9 @@ struct MessageEncoderTests {
         ] as [(RequestID, JSONValue, String)])
     func result(id: RequestID, result: JSONValue, expected: String) throws {
         #expect(written { $0.writeResponse(id: id, result: result) } == expected)
-        // And a client reading it back sees a response to that id.
-        #expect(decodeLine(expected) == .single(.response(id)))
+        // And a client reading it back sees a response to that id, with the result as written.
+        let readBack = try JSONParser.parse(written { $0.write(result) })
+        #expect(decodeLine(expected) == .single(.response(id, result: readBack)))
     }
 
     @Test(
@@ -54,7 +55,15 @@ struct MessageEncoderTests {
         ] as [(RequestID, ResponseError, String)])
     func error(id: RequestID, error: ResponseError, expected: String) {
         #expect(written { $0.writeResponse(id: id, error: error) } == expected)
-        #expect(decodeLine(expected) == .single(.response(id)))
+        #expect(decodeLine(expected) == .single(.response(id, result: nil)))
+    }
+
+    @Test("writeRequest writes the exact envelope of the server's own request")
+    func serverRequest() {
+        #expect(written { $0.writeRequest(id: .string("satchel-roots-1"), method: "roots/list") }
+            == #"{"jsonrpc":"2.0","id":"satchel-roots-1","method":"roots/list"}"#)
+        #expect(written { $0.writeRequest(id: .integer(2), method: "x", params: ["a": 1]) }
+            == #"{"jsonrpc":"2.0","id":2,"method":"x","params":{"a":1}}"#)
     }
 
     @Test("writeNotification writes the exact envelope, with and without params")
