@@ -18,7 +18,8 @@ enum CommandLineOptions {
     static let usage = """
         usage: satchel [--db PATH | --memory] [--demo] [--locale L] [--time-zone TZ] [--free-limit N]
                        [--messages-feed URL] [--feed-timeout S] [--user-name NAME] [--user-avatar-url URL]
-                       [--max-message-bytes N] [--max-image-bytes N] [--log-level L] [--version] [--help]
+                       [--max-message-bytes N] [--max-image-bytes N] [--files-root DIR]...
+                       [--log-level L] [--version] [--help]
 
         Serves JSON-RPC 2.0 on stdin/stdout, one message per line.
 
@@ -39,6 +40,9 @@ enum CommandLineOptions {
           --user-avatar-url URL     avatar of sent messages: an absolute http(s) URL
           --max-message-bytes N     longest accepted line in bytes (default 33554432)
           --max-image-bytes N       largest accepted image in bytes (default 20971520)
+          --files-root DIR          read and write files (export, import, images by path)
+                                    only inside DIR; repeatable (default: wherever the
+                                    user may; MCP tools: only inside the client's roots)
           --log-level L             error, warn, info or debug (default warn); logs go to stderr
           --version                 print the version and exit
           --help                    print this help and exit
@@ -144,6 +148,13 @@ enum CommandLineOptions {
                     throw UsageError(message: "--user-avatar-url must be an absolute http(s) URL (got '\(text)')")
                 }
                 configuration.userAvatarURL = text
+            case "--files-root":
+                let folder = try value()
+                var status = stat()
+                guard folder.hasPrefix("/"), stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                    throw UsageError(message: "--files-root must be an absolute path of an existing folder (got '\(folder)')")
+                }
+                configuration.filesRoots.append(folder)
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {

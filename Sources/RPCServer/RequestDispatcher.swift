@@ -25,8 +25,81 @@ final class RequestDispatcher {
         self.decoder = MessageDecoder(maximumMessageBytes: maximumMessageBytes)
     }
 
-    /// Handles one complete line.
+    /// Lines that came while the server waited for the client's answer to its own request (``ClientRoots``):
+    /// held back in order, and served once the answer comes (or the wait ends).
+    private var held: [[UInt8]] = []
+    /// The monotonic clock, in milliseconds (the server loop's).
+    var now: () -> Int64 = { 0 }
+
+    /// Whether lines are being held back for the client's answer.
+    var isWaitingForClient: Bool { session.roots.isAsking }
+
+    /// Handles one complete line: at once, or, while the server waits for the client's answer, held back
+    /// until it comes.
     func handle(line: UnsafeRawBufferPointer, into output: inout JSONWriter) {
+        if session.roots.isAsking {
+            hold(line, into: &output)
+        } else {
+            serve(line: line, into: &output)
+        }
+    }
+
+    /// The wait for the client's answer is over if it took too long (or, `force`, when input has ended):
+    /// the client then has no roots, and the held lines are served.
+    func stopWaitingIfDue(force: Bool = false, into output: inout JSONWriter) {
+        if session.roots.giveUp(now: now(), force: force, logger: logger) { release(into: &output) }
+    }
+
+    /// Milliseconds left before ``stopWaitingIfDue(force:into:)`` has work, while waiting.
+    var remainingWait: Int64? { session.roots.remainingWait(now: now()) }
+
+    /// Takes the client's answer out of `line` (its responses are looked at at once, wherever they are) and
+    /// keeps the rest of it for later; once the answer is in, serves what was held.
+    private func hold(_ line: UnsafeRawBufferPointer, into output: inout JSONWriter) {
+        let calls: [IncomingCall]
+        switch decoder.decode(line) {
+        case .single(let call): calls = [call]
+        case .batch(let entries): calls = entries
+        case .rejected: calls = []
+        }
+        var answered = false
+        var onlyResponses = !calls.isEmpty
+        for call in calls {
+            guard case .response(let id, let result) = call else {
+                onlyResponses = false
+                continue
+            }
+            if session.roots.take(answer: id, result: result, logger: logger) { answered = true }
+        }
+        if !onlyResponses { held.append(Array(line.bindMemory(to: UInt8.self))) }
+        if answered { release(into: &output) }
+    }
+
+    /// Serves the held lines in order, until one of them makes the server wait again (its roots changed).
+    private func release(into output: inout JSONWriter) {
+        var lines = held[...]
+        held = []
+        while let line = lines.popFirst() {
+            // After `exit`, the rest of the input is not read.
+            if session.exitRequested { return }
+            line.withUnsafeBytes { serve(line: $0, into: &output) }
+            if session.roots.isAsking {
+                held.append(contentsOf: lines)
+                return
+            }
+        }
+    }
+
+    /// Serves one line, then sends the client the request a method asked for (`roots/list`), if any.
+    private func serve(line: UnsafeRawBufferPointer, into output: inout JSONWriter) {
+        decodeAndAnswer(line, into: &output)
+        if let request = session.roots.takeRequest(now: now()) {
+            logger.debug("asking the client for its roots")
+            writeLine(into: &output) { $0.writeRequest(id: request.id, method: request.method) }
+        }
+    }
+
+    private func decodeAndAnswer(_ line: UnsafeRawBufferPointer, into output: inout JSONWriter) {
         switch decoder.decode(line) {
         case .rejected(let error):
             logger.debug("rejected a message: \(error.data?.description ?? error.message)")
@@ -133,8 +206,8 @@ final class RequestDispatcher {
         switch call {
         case .invalid(let id, let error):
             return Answer(id: id, outcome: .failure(localized(error)))
-        case .response(let id):
-            logger.debug("ignored a response object with id \(id): this server sends no requests")
+        case .response(let id, _):
+            logger.debug("ignored a response object with id \(id): no request of the server's awaits it")
             return nil
         case .request(let request):
             let method = registry[request.method]

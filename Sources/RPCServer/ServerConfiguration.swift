@@ -43,6 +43,14 @@ struct ServerConfiguration {
     var userAvatarURL: String?
     /// `--demo`: fill an empty database with sample data for every app.
     var demo = false
+    /// `--files-root`: the only folders whose files requests may read and write; none given, any.
+    var filesRoots: [String] = []
+
+    /// Where requests may read and write files (an MCP tool's calls are confined further, to the client's
+    /// roots).
+    var fileAccess: FileAccess {
+        filesRoots.isEmpty ? .anywhere : FileAccess.anywhere.restricted(to: filesRoots, scope: .serverRoots)
+    }
 
     /// What the domain needs of it.
     var domainSettings: DomainSettings {

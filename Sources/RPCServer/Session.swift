@@ -19,14 +19,31 @@ final class Session {
     /// Set while a request that asked for progress (`params._meta.progressToken`) runs.
     var progress: ProgressReporter?
 
+    /// Where the server may read and write files (`--files-root`, else anywhere).
+    let serverFileAccess: FileAccess
+    /// Where the running request may: the server's, narrowed to the client's roots while an MCP tool runs.
+    var fileAccess: FileAccess
+    /// The MCP client's roots: the only folders its tools reach.
+    var roots = ClientRoots()
+
+    /// Runs `body` as an MCP tool: confined to the folders the client declared.
+    func runningTool<T>(_ body: () throws -> T) rethrows -> T {
+        let saved = fileAccess
+        fileAccess = roots.fileAccess(within: serverFileAccess)
+        defer { fileAccess = saved }
+        return try body()
+    }
+
     /// Reports progress on the running request, when it asked for it.
     func report(_ done: Int, total: Int? = nil, message: String? = nil) {
         progress?.report(done, total: total, message: message)
     }
 
-    init(language: Language, timeZone: TimeZone, editing: ReminderEditingSession) {
+    init(language: Language, timeZone: TimeZone, editing: ReminderEditingSession, fileAccess: FileAccess = .anywhere) {
         self.language = language
         self.timeZone = timeZone
         self.editing = editing
+        self.serverFileAccess = fileAccess
+        self.fileAccess = fileAccess
     }
 }

@@ -78,7 +78,8 @@ case .serve(let configuration):
     OpenRPCDocument.register(into: &registry)
 
     let session = Session(
-        language: configuration.language, timeZone: configuration.timeZone, editing: store.makeEditingSession())
+        language: configuration.language, timeZone: configuration.timeZone, editing: store.makeEditingSession(),
+        fileAccess: configuration.fileAccess)
     // Blank reminders left by editors that died (kill -9) go before anyone can see them.
     do { try store.reminders.sweepAbandoned(session: session.editing) } catch {
         logger.warn("could not clean up abandoned reminders: \(error)")

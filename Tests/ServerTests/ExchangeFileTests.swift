@@ -40,22 +40,39 @@ import Testing
         }
     }
 
-    @Test func anExportReplacesOnlyARegularFileInAnExistingFolder() throws {
+    @Test func anExportReplacesAFileOnlyWithOverwriteAndNeverALink() throws {
         try Self.withFolder { folder in
             let server = try SatchelProcess(["--memory", "--demo"])
             let existing = folder + "/old.json"
             try "old".write(toFile: existing, atomically: false, encoding: .utf8)
-            #expect(server.call(request(1, "export", ["path": .string(existing)]))?["result"]?["path"] == .string(existing))
+            for (index, overwrite) in [nil, false].enumerated() {
+                var params: JSONObject = ["path": .string(existing)]
+                if let overwrite { params["overwrite"] = .bool(overwrite) }
+                let refused = server.call(request(1 + index, "export", .object(params)))
+                #expect(refused?["error"]?["code"] == -32002)
+                #expect(Self.error(refused) == ["reason": "fileExists", "field": "path"])
+                #expect(refused?["error"]?["message"]?.stringValue?.contains("overwrite: true") == true)
+                #expect(try String(contentsOfFile: existing, encoding: .utf8) == "old", "a refused export leaves the file")
+            }
+            let replaced = server.call(request(3, "export", ["path": .string(existing), "overwrite": true]))
+            #expect(replaced?["result"]?["path"] == .string(existing))
             #expect(try String(contentsOfFile: existing, encoding: .utf8).hasPrefix("{\"board\":"))
-            try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: existing)
+            let mode = try FileManager.default.attributesOfItem(atPath: existing)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            // A link is never followed nor replaced, even with overwrite: its target stays as it was.
+            let target = folder + "/target.txt"
+            try "target".write(toFile: target, atomically: false, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: target)
             try FileManager.default.createDirectory(atPath: folder + "/a-folder", withIntermediateDirectories: false)
-            for (index, path) in ["relative.json", folder + "/missing/x.json", folder + "/a-folder", folder + "/link.json", "/dev/null"].enumerated() {
-                let answer = server.call(request(2 + index, "export", ["path": .string(path)]))
+            let refusedPaths = ["relative.json", folder + "/missing/x.json", folder + "/a-folder", folder + "/link.json", "/dev/null"]
+            for (index, path) in refusedPaths.enumerated() {
+                let answer = server.call(request(4 + index, "export", ["path": .string(path), "overwrite": true]))
                 #expect(answer?["error"]?["code"] == -32002, "\(path)")
                 #expect(Self.error(answer) == ["reason": "invalidPath", "field": "path"], "\(path)")
             }
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "target")
             let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-            #expect(left == ["a-folder", "link.json", "old.json"], "nothing else was written")
+            #expect(left == ["a-folder", "link.json", "old.json", "target.txt"], "nothing else was written")
         }
     }
 

@@ -28,6 +28,19 @@ import Testing
         let create = try #require(tools.first { $0["name"] == "notes_create" })
         #expect(create["inputSchema"]?["type"] == "object")
         #expect(create["inputSchema"]?["properties"]?["title"]?["type"] == "string")
+        // Every tool is classified (an unclassified one gets MCP's cautious defaults, open world included)
+        // and describes its structured content.
+        for tool in tools {
+            let name = tool["name"]?.stringValue ?? ""
+            #expect(tool["annotations"]?["openWorldHint"] == .bool(name == "messages_loadMore"), "\(name)")
+            for hint in ["readOnlyHint", "destructiveHint", "idempotentHint"] {
+                #expect(tool["annotations"]?[hint]?.boolValue != nil, "\(name) \(hint)")
+            }
+            #expect(tool["outputSchema"]?["type"] == "object", "\(name)")
+        }
+        let export = try #require(tools.first { $0["name"] == "export" })
+        #expect(export["annotations"]?["destructiveHint"] == true)
+        #expect(export["inputSchema"]?["properties"]?["overwrite"]?["type"] == "boolean")
     }
 
     @Test func toolResultsCarryStructuredContentAndText() throws {

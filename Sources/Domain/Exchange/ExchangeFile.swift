@@ -11,21 +11,27 @@ import Foundation
 enum ExchangePath {
     static func invalid() -> DomainError { .validation(reason: .invalidPath, field: "path") }
 
+    static func exists() -> DomainError { .validation(reason: .fileExists, field: "path") }
+
     static func ioError(_ what: String, _ path: String) -> DomainError {
         .storage(reason: errno == ENOSPC ? .diskFull : .ioError, detail: "\(what) \(path): errno \(errno)")
     }
 }
 
 /// An export being written: into a new temporary file (mode 0600) in the target's folder, flushed to disk
-/// and renamed over the target only when complete, so the target is never half-written. Dropped without
+/// and put in place only when complete, so the target is never half-written. A file already at the target
+/// is refused (`fileExists`) unless `overwrite` is given, and a link there is never followed: only a regular
+/// file is replaced. Without `overwrite`, the finished file is linked in under its name, which fails if
+/// something got there meanwhile, so even a file made during the export is never replaced. Dropped without
 /// ``finish()``, the temporary file is removed.
 public final class ExchangeFileOutput {
     public let path: String
     private let temporary: String
+    private let overwrite: Bool
     private var descriptor: Int32
     public private(set) var bytes = 0
 
-    public init(path: String) throws(DomainError) {
+    public init(path: String, overwrite: Bool = false) throws(DomainError) {
         guard path.hasPrefix("/"), !path.hasSuffix("/") else { throw ExchangePath.invalid() }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
@@ -33,6 +39,7 @@ public final class ExchangeFileOutput {
         guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { throw ExchangePath.invalid() }
         if lstat(path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFREG else { throw ExchangePath.invalid() }
+            guard overwrite else { throw ExchangePath.exists() }
         } else if errno != ENOENT {
             throw ExchangePath.invalid()
         }
@@ -42,6 +49,7 @@ public final class ExchangeFileOutput {
         guard made >= 0 else { throw ExchangePath.ioError("cannot create a file beside", path) }
         _ = fcntl(made, F_SETFD, FD_CLOEXEC)
         self.path = path
+        self.overwrite = overwrite
         self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.descriptor = made
     }
@@ -65,8 +73,23 @@ public final class ExchangeFileOutput {
         guard fsync(descriptor) == 0 else { throw ExchangePath.ioError("cannot flush", temporary) }
         close(descriptor)
         descriptor = -1
-        guard rename(temporary, path) == 0 else { throw ExchangePath.ioError("cannot rename into", path) }
-        // The rename itself reaches the disk with the folder's entry.
+        if overwrite {
+            guard rename(temporary, path) == 0 else {
+                defer { unlink(temporary) }
+                throw ExchangePath.ioError("cannot rename into", path)
+            }
+        } else {
+            defer { unlink(temporary) }
+            if link(temporary, path) != 0 {
+                if errno == EEXIST { throw ExchangePath.exists() }
+                // A file system without hard links (FAT, some network mounts): look once more, then rename.
+                guard errno == EPERM || errno == EOPNOTSUPP else { throw ExchangePath.ioError("cannot link into", path) }
+                var status = stat()
+                guard lstat(path, &status) != 0 else { throw ExchangePath.exists() }
+                guard rename(temporary, path) == 0 else { throw ExchangePath.ioError("cannot rename into", path) }
+            }
+        }
+        // The new name reaches the disk with the folder's entry.
         let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
         if folder >= 0 {
             _ = fsync(folder)

@@ -21,5 +21,25 @@ enum ExchangeMessages {
             .russian: "Экспорт больше допустимого размера сообщения ({limit} байт): экспортируйте в файл с параметром `path`",
             .japanese: "エクスポートがメッセージの上限 ({limit} バイト) を超えます: `path` を指定してファイルにエクスポートしてください",
         ],
+        "fileExists": [
+            .english: "A file is already there; nothing was written. Choose another name, or pass overwrite: true to replace it",
+            .russian: "Такой файл уже есть; ничего не записано. Выберите другое имя или передайте overwrite: true, чтобы заменить его",
+            .japanese: "同じ名前のファイルがすでにあります。何も書き込まれていません。別の名前にするか、置き換える場合は overwrite: true を指定してください",
+        ],
+        "noFileAccess": [
+            .english: "{field}: this client has declared no folders (MCP roots), so its tools reach no files. Declare a root that holds the file, or pass the data itself (an import's document, an image's base64 data)",
+            .russian: "{field}: клиент не объявил ни одной папки (корни MCP), поэтому его инструментам недоступны файлы. Объявите корень, в котором лежит файл, или передайте сами данные (документ импорта, base64-данные изображения)",
+            .japanese: "{field}: このクライアントはフォルダー (MCP のルート) を宣言していないため、ツールからファイルを使えません。ファイルを含むルートを宣言するか、データそのもの (インポートの document、画像の base64 データ) を渡してください",
+        ],
+        "outsideClientRoots": [
+            .english: "{field} is outside the folders this client declared (MCP roots); links and .. are followed before the check. Use a path inside one of them, or declare its folder as a root",
+            .russian: "{field} находится вне папок, объявленных клиентом (корни MCP); ссылки и .. учитываются до проверки. Укажите путь внутри одной из них или объявите её папку корнем",
+            .japanese: "{field} はこのクライアントが宣言したフォルダー (MCP のルート) の外にあります。リンクと .. はたどってから確認します。いずれかのフォルダー内のパスを使うか、そのフォルダーをルートとして宣言してください",
+        ],
+        "outsideFilesRoot": [
+            .english: "{field} is outside the folders this server may use (--files-root); links and .. are followed before the check",
+            .russian: "{field} находится вне папок, доступных серверу (--files-root); ссылки и .. учитываются до проверки",
+            .japanese: "{field} はこのサーバーが使えるフォルダー (--files-root) の外にあります。リンクと .. はたどってから確認します",
+        ],
     ]
 }

@@ -55,6 +55,7 @@ final class ServerLoop {
         self.framer = LineFramer(maximumLineBytes: dispatcher.maximumMessageBytes)
         self.notifier = ChangeNotifier(store: store, session: dispatcher.session, logger: logger)
         dispatcher.sendNow = { [unowned self] line in self.write(&line) }
+        dispatcher.now = Self.monotonicMilliseconds
         dispatcher.commitBeforeExternalWork = { [unowned self] output in
             defer { self.store.beginWriteGroup() }
             // Commit, then let the answers so far go out: they need not wait for the slow work either.
@@ -104,6 +105,11 @@ final class ServerLoop {
                 let idle = indexingWhileIdle ? 0 : Self.idleIndexMilliseconds
                 timeout = timeout < 0 ? idle : min(timeout, idle)
             }
+            // Waiting for the client's answer (its roots) ends in time even if it never comes.
+            if let wait = dispatcher.remainingWait {
+                let milliseconds = Int32(clamping: wait + 1)
+                timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
+            }
             let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -111,6 +117,11 @@ final class ServerLoop {
                 break
             }
             if ready == 0 {
+                if dispatcher.isWaitingForClient {
+                    store.beginWriteGroup()
+                    dispatcher.stopWaitingIfDue(into: &pending)
+                    if dispatcher.session.exitRequested { break serving }
+                }
                 let quiet = Self.monotonicMilliseconds() - lastInput >= Int64(Self.idleIndexMilliseconds)
                 if indexMayBeBehind && (indexingWhileIdle || quiet) { indexingWhileIdle = indexWhileIdle() }
                 continue  // the top of the loop delivers what other processes committed
@@ -137,6 +148,11 @@ final class ServerLoop {
             }
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in handle(event) }
             if dispatcher.session.exitRequested { break serving }
+        }
+        // What was held back for the client's answer is answered before the end (unless `exit` came).
+        if dispatcher.isWaitingForClient && !dispatcher.session.exitRequested {
+            store.beginWriteGroup()
+            dispatcher.stopWaitingIfDue(force: true, into: &pending)
         }
         finishSession()
         flush()

@@ -17,7 +17,7 @@ enum DiaryMethods {
                     .optional("images", imagesSchema, "Up to 4 photos: base64 data, local paths or image ids."),
                 ], result: DiaryPost.schema
             ) { params, session in
-                let images = params.array("images")?.map(ImageInput.init) ?? []
+                let images = try ImageInput.list(params.array("images") ?? [], files: session.fileAccess)
                 return try diary.create(text: params.string("text"), images: images).json(zone: session.timeZone)
             },
             RPCMethod(
@@ -36,7 +36,8 @@ enum DiaryMethods {
             ) { params, session in
                 let post = try diary.update(
                     id: params[idParam], text: params.change("text", params.string),
-                    images: params.array("images")?.map(ImageInput.init), ifRevision: params.integer("ifRevision"))
+                    images: try params.array("images").map { try ImageInput.list($0, files: session.fileAccess) },
+                    ifRevision: params.integer("ifRevision"))
                 return post.json(zone: session.timeZone)
             },
             .delete(

@@ -19,7 +19,10 @@ enum ExchangeMethods {
                 params: [
                     .optional(
                         "path", pathParam,
-                        "Write the document into this file (in an existing folder; replaced only when it is a regular file) and answer {path, bytes, counts}."),
+                        "Write the document into this file (in an existing folder) and answer {path, bytes, counts}. A file already there is refused (fileExists) unless `overwrite` is true."),
+                    .optional(
+                        "overwrite", Schema.boolean,
+                        "With `path`: replace a regular file already there (never a link or anything else). Default false."),
                 ],
                 result: Schema.object(
                     [
@@ -30,7 +33,8 @@ enum ExchangeMethods {
             ) { params, session in
                 let progress: (Int, Int) -> Void = { session.report($0, total: $1) }
                 if let path = params.string("path") {
-                    let file = try ExchangeFileOutput(path: path)
+                    let target = try session.fileAccess.writable(path, field: "path")
+                    let file = try ExchangeFileOutput(path: target, overwrite: params.bool("overwrite") ?? false)
                     let writer = ExchangeWriter { chunk in try file.write(chunk) }
                     try exchange.export(progress: progress) { try writer.write($0) }
                     try writer.finish()
@@ -68,7 +72,8 @@ enum ExchangeMethods {
                 case (let document?, nil):
                     summary = try exchange.importDocument(try decode(document), mode: mode, progress: progress)
                 case (nil, let path?):
-                    summary = try exchange.importFile(path: path, mode: mode, progress: progress)
+                    let source = try session.fileAccess.readable(path, field: "path")
+                    summary = try exchange.importFile(path: source, mode: mode, progress: progress)
                 case (nil, nil):
                     throw ServerError.missingParam("document", expected: "the document, or its file's `path`")
                 case (_?, _?):

@@ -7,11 +7,36 @@ import Protocol
 enum MCPTools {
     /// Protocol plumbing that is not a tool.
     static let excluded: Set<String> = [
-        "initialize", "notifications/initialized", "ping", "shutdown", "exit", "rpc.discover", "changes.subscribe",
-        "changes.unsubscribe", "tools/list", "tools/call",
+        "initialize", "notifications/initialized", "notifications/roots/list_changed", "ping", "shutdown", "exit",
+        "rpc.discover", "changes.subscribe", "changes.unsubscribe", "tools/list", "tools/call",
     ]
 
     static func toolName(_ method: String) -> String { method.replacingOccurrences(of: ".", with: "_") }
+
+    /// What a client may assume of each tool (MCP tool annotations), by method. A method missing here gets
+    /// MCP's most cautious defaults (a test requires every tool to be here).
+    static let hints: [String: ToolHints] = [
+        "server.info": .readOnly, "changes.since": .readOnly, "search": .readOnly, "images.get": .readOnly,
+        "notes.get": .readOnly, "notes.list": .readOnly, "photos.get": .readOnly, "photos.list": .readOnly,
+        "reminders.get": .readOnly, "reminders.list": .readOnly, "diary.get": .readOnly, "diary.list": .readOnly,
+        "messages.get": .readOnly, "messages.list": .readOnly, "board.get": .readOnly, "board.list": .readOnly,
+        // New items: nothing that was there changes.
+        "notes.create": .adds, "photos.add": .adds, "reminders.add": .adds, "reminders.submit": .adds,
+        "diary.create": .adds, "messages.send": .adds, "board.create": .adds, "board.vote": .adds,
+        "reminders.toggle": .adds,
+        // Changes that lose nothing and end the same however often they are repeated.
+        "notes.move": .settles, "photos.move": .settles, "reminders.move": .settles,
+        "reminders.setCompleted": .settles, "reminders.beginEditing": .settles, "reminders.endEditing": .settles,
+        // What was there is replaced or removed.
+        "notes.update": .replaces, "photos.update": .replaces, "reminders.update": .replaces,
+        "diary.update": .replaces,
+        "notes.delete": .removes, "photos.delete": .removes, "reminders.delete": .removes,
+        "diary.delete": .removes, "messages.delete": .removes, "board.delete": .removes,
+        // `import` with `replace` empties every app first; `export` with `overwrite` replaces a file.
+        "import": .removes, "export": .removes,
+        // Asks the message feed, a server on the network.
+        "messages.loadMore": ToolHints(readOnly: false, destructive: false, idempotent: false, openWorld: true),
+    ]
 
     /// Registers `tools/list` and `tools/call` over every method registered so far.
     static func register(into registry: inout MethodRegistry, logger: Logger) {
@@ -24,6 +49,8 @@ enum MCPTools {
                     [
                         "name": .string(toolName(method.name)), "title": .string(method.name),
                         "description": .string(method.summary), "inputSchema": method.paramsSchema,
+                        "outputSchema": outputSchema(of: method),
+                        "annotations": (hints[method.name] ?? .unknown).json(title: method.name),
                     ]
                 })
         ]
@@ -52,10 +79,11 @@ enum MCPTools {
                     throw ServerError.invalidParam("name", expected: "the name of a tool from tools/list")
                 }
                 let arguments = params.object("arguments") ?? JSONObject()
-                switch method.invoke(.byName(arguments), session: session, logger: logger) {
+                // A tool reaches files only inside the client's roots.
+                switch session.runningTool({ method.invoke(.byName(arguments), session: session, logger: logger) }) {
                 case .success(let value):
                     let expanded = value.expanded
-                    let structured: JSONValue = expanded.objectValue != nil ? expanded : ["result": expanded]
+                    let structured: JSONValue = returnsObject(method) ? expanded : ["result": expanded]
                     return [
                         "content": [["type": "text", "text": .string(JSONWriter.string(expanded))]],
                         "structuredContent": structured, "isError": false,
@@ -69,6 +97,52 @@ enum MCPTools {
                 }
             },
         ])
+    }
+
+    /// Whether the method's result is always an object, sent as the tool's `structuredContent` as it is;
+    /// any other result is wrapped as `{result: …}` (MCP's structured content is an object).
+    static func returnsObject(_ method: RPCMethod) -> Bool {
+        method.result?["type"]?.stringValue == "object"
+    }
+
+    /// The tool's `outputSchema`: the method's result schema, wrapped as its structured content is.
+    static func outputSchema(of method: RPCMethod) -> JSONValue {
+        let result = method.result ?? Schema.any
+        if returnsObject(method) { return result }
+        return Schema.object([("result", result)], required: ["result"])
+    }
+}
+
+/// MCP tool annotations: hints a client may use to decide what to ask its user before a call. MCP's
+/// defaults are the cautious ones (may change and destroy, not idempotent, reaches the open world), so
+/// every hint is always sent.
+struct ToolHints: Equatable {
+    var readOnly: Bool
+    /// It may replace or remove what is there (MCP: not only additive).
+    var destructive: Bool
+    /// Repeating a call with the same arguments changes nothing more.
+    var idempotent: Bool
+    /// It reaches something outside Satchel's own data (the message feed).
+    var openWorld = false
+
+    /// Reads only.
+    static let readOnly = ToolHints(readOnly: true, destructive: false, idempotent: true)
+    /// Adds something new; each call adds again.
+    static let adds = ToolHints(readOnly: false, destructive: false, idempotent: false)
+    /// Changes a state without losing anything; the same call again changes nothing more.
+    static let settles = ToolHints(readOnly: false, destructive: false, idempotent: true)
+    /// Replaces what is there (an update).
+    static let replaces = ToolHints(readOnly: false, destructive: true, idempotent: false)
+    /// Removes or replaces what is there; the same call again changes nothing more.
+    static let removes = ToolHints(readOnly: false, destructive: true, idempotent: true)
+    /// A tool nobody classified: MCP's defaults.
+    static let unknown = ToolHints(readOnly: false, destructive: true, idempotent: false, openWorld: true)
+
+    func json(title: String) -> JSONValue {
+        [
+            "title": .string(title), "readOnlyHint": .bool(readOnly), "destructiveHint": .bool(destructive),
+            "idempotentHint": .bool(idempotent), "openWorldHint": .bool(openWorld),
+        ]
     }
 }
 

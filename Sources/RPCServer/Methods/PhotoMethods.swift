@@ -16,8 +16,9 @@ enum PhotoMethods {
                     image.spec,
                     .optional("caption", Schema.nullable(Schema.string()), "A caption of at most 1000 characters."),
                 ], result: PhotoNote.schema
-            ) { params, _ in
-                try photos.add(image: ImageInput(params[image]), caption: params.string("caption")).json
+            ) { params, session in
+                let input = try ImageInput(params[image], files: session.fileAccess, field: "image")
+                return try photos.add(image: input, caption: params.string("caption")).json
             },
             RPCMethod("photos.get", summary: "One photo note.", params: [idParam.spec], result: PhotoNote.schema) {
                 params, _ in

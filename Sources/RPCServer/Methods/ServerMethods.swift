@@ -41,6 +41,7 @@ enum ServerMethods {
                     }
                     session.timeZone = zone
                 }
+                session.roots.initialize(capabilities: params.object("capabilities"))
                 let asked = params.string("protocolVersion")
                 let version = asked.flatMap { supportedProtocolVersions.contains($0) ? $0 : nil }
                     ?? supportedProtocolVersions[0]
@@ -54,9 +55,20 @@ enum ServerMethods {
             },
             RPCMethod(
                 "notifications/initialized",
-                summary: "The client's acknowledgement of `initialize` (MCP); a notification, accepted and ignored.",
+                summary: "The client's acknowledgement of `initialize` (MCP); a notification. A client that declared the roots capability is then asked for its roots (`roots/list`).",
                 result: nil
-            ) { _, _ in .null },
+            ) { _, session in
+                session.roots.refresh()
+                return .null
+            },
+            RPCMethod(
+                "notifications/roots/list_changed",
+                summary: "MCP: the client's roots changed; the server asks for them again (`roots/list`).",
+                result: nil
+            ) { _, session in
+                session.roots.refresh()
+                return .null
+            },
             RPCMethod("ping", summary: "Answers an empty object: the server is alive.", result: Schema.object([])) {
                 _, _ in
                 if debugStrayOutput { StrayOutput.write("stray output from ping\n") }

@@ -216,10 +216,24 @@ def test_async_a_callback_that_raises_is_logged(tmp_path, caplog):
         async with AsyncSatchel(db=tmp_path / "db.sqlite") as s:
             await s.notes.create(title="one")
             for callback in (broken, broken_later):
-                assert (await s.call("export", {"path": str(tmp_path / "x.json")}, progress=callback))["bytes"] > 0
+                exported = await s.call("export", {"path": str(tmp_path / "x.json"), "overwrite": True}, progress=callback)
+                assert exported["bytes"] > 0
             assert await s.ping() == {}
 
     with caplog.at_level(logging.ERROR, "satchel.client"):
         run(main())
     assert "plain" in caplog.text and "awaited" in caplog.text
     assert os.path.exists(tmp_path / "x.json")
+
+
+def test_export_keeps_a_file_that_is_there_unless_told_to_overwrite(tmp_path):
+    path = tmp_path / "thesis.txt"
+    path.write_text("three years of work")
+    with Satchel(memory=True) as s:
+        fill(s)
+        with pytest.raises(ValidationFailed) as refused:
+            s.export(path=str(path))
+        assert refused.value.reason == "fileExists" and refused.value.data["field"] == "path"
+        assert path.read_text() == "three years of work"
+        assert s.export(path=str(path), overwrite=True)["counts"]["notes"] == NOTES
+    assert len(json.loads(path.read_text())["notes"]) == NOTES

@@ -23,12 +23,22 @@ extension ImageInput {
             Schema.object([("imageId", Schema.id)], required: ["imageId"]),
         ], expected: "an image: {data: base64, mimeType?}, {path: absolute path} or {imageId}")
 
-    /// An image input already checked against ``schema``.
-    init(_ value: JSONValue) {
+    /// The `images` param of a diary post, each checked as ``init(_:files:field:)`` does.
+    static func list(_ values: [JSONValue], files: FileAccess) throws(DomainError) -> [ImageInput] {
+        var inputs: [ImageInput] = []
+        for (index, value) in values.enumerated() {
+            inputs.append(try ImageInput(value, files: files, field: "images[\(index)]"))
+        }
+        return inputs
+    }
+
+    /// An image input already checked against ``schema``; a path must be one `files` allows (`field`
+    /// names the input in errors: `image`, `images[2]`).
+    init(_ value: JSONValue, files: FileAccess, field: String) throws(DomainError) {
         if let data = value["data"]?.stringValue {
             self = .data(base64: data, claimedMimeType: value["mimeType"]?.stringValue)
         } else if let path = value["path"]?.stringValue {
-            self = .path(path)
+            self = .path(try files.readable(path, field: field + ".path"))
         } else {
             self = .reuse(id: value["imageId"]?.stringValue ?? "")
         }

@@ -2,6 +2,7 @@
 -- the server's progress echoed as it works, then what was done (or the server's error).
 local satchel = require('satchel')
 local i18n = require('satchel.i18n')
+local rpc = require('satchel.rpc')
 
 local M = {}
 
@@ -52,19 +53,22 @@ local function progress(word)
 end
 
 --- `:Satchel export {file}`: everything into `file` (written whole or not at all; mode 0600). A file that is
---- already there is replaced only with `!` (`:Satchel! export`), as `:w!` does.
+--- already there is replaced only with `!` (`:Satchel! export`), as `:w!` does: the server refuses it
+--- otherwise (`fileExists`), even one made while the export ran.
 function M.export(file, bang)
   if file == nil or file == '' then
     vim.notify('Satchel: :Satchel export {file}', vim.log.levels.WARN)
     return
   end
   local path = absolute(file)
-  if not bang and vim.loop.fs_stat(path) then
-    vim.notify(i18n.t('file_exists', vim.fn.fnamemodify(path, ':~')), vim.log.levels.ERROR)
-    return
-  end
-  satchel.call('export', { path = path }, function(result)
-    echo(i18n.t('exported', i18n.number(items(result.counts)), shown(result.path or path, 'exported')), true)
+  rpc.request('export', { path = path, overwrite = bang and true or nil }, function(err, result)
+    if err and type(err.data) == 'table' and err.data.reason == 'fileExists' then
+      vim.notify(i18n.t('file_exists', vim.fn.fnamemodify(path, ':~')), vim.log.levels.ERROR)
+    elseif err then
+      satchel.fail(err)
+    else
+      echo(i18n.t('exported', i18n.number(items(result.counts)), shown(result.path or path, 'exported')), true)
+    end
   end, { progress = progress('exporting') })
 end
 

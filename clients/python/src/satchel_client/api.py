@@ -14,7 +14,8 @@ from ._protocol import OnProgress
 #: Every method of the protocol, with its summary.
 METHODS: dict[str, str] = {
     'initialize': 'Starts a session: sets its language and time zone and tells what the server is.',
-    'notifications/initialized': "The client's acknowledgement of `initialize` (MCP); a notification, accepted and ignored.",
+    'notifications/initialized': "The client's acknowledgement of `initialize` (MCP); a notification. A client that declared the roots capability is then asked for its roots (`roots/list`).",
+    'notifications/roots/list_changed': "MCP: the client's roots changed; the server asks for them again (`roots/list`).",
     'ping': 'Answers an empty object: the server is alive.',
     'shutdown': 'Finishes work; later requests are answered -32007 until `exit` or end of input.',
     'exit': 'Ends the process (exit code 0) once what came before it is answered.',
@@ -898,18 +899,27 @@ class Methods:
         """
         return self._call('ping', None, progress)
 
-    def export(self, *, path: str | Unset = UNSET, progress: OnProgress | None = None) -> Any:
+    def export(
+        self,
+        *,
+        path: str | Unset = UNSET,
+        overwrite: bool | Unset = UNSET,
+        progress: OnProgress | None = None,
+    ) -> Any:
         """Everything as one self-describing JSON document (format, version, every app, images as base64); with
         `path`, streamed into that file.
 
         Args:
-            path: Write the document into this file (in an existing folder; replaced only when it is a
-                regular file) and answer {path, bytes, counts}. (an absolute path)
+            path: Write the document into this file (in an existing folder) and answer {path, bytes,
+                counts}. A file already there is refused (fileExists) unless `overwrite` is true. (an
+                absolute path)
+            overwrite: With `path`: replace a regular file already there (never a link or anything
+                else). Default false.
             progress: called with each `Progress` the server reports while it works on this call.
 
         Sends `export`; answers its result or raises its error.
         """
-        return self._call('export', named(path=path), progress)
+        return self._call('export', named(path=path, overwrite=overwrite), progress)
 
     def import_(
         self,
