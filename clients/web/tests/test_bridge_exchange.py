@@ -13,6 +13,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from satchel_client import Satchel
+
 from bridge_pages import CYRILLIC, cookie, get, page, post, until
 
 pytestmark = pytest.mark.timeout(120)
@@ -41,6 +43,12 @@ async def until_answered(socket, id: Any) -> tuple[list[dict[str, Any]], dict[st
             return progress, message
 
 
+def exported(bridge) -> Any:
+    """Everything in the bridge's database, as another process exports it (a page cannot call `export`)."""
+    with Satchel(db=str(bridge.db)) as server:
+        return server.call("export")
+
+
 def assert_progress(progress: list[dict[str, Any]], token: Any, total: int) -> None:
     assert progress, "no progress before the answer"
     assert {each["progressToken"] for each in progress} == {token}
@@ -54,7 +62,7 @@ def test_an_export_is_written_privately_sent_once_and_deleted(bridge_factory, ru
 
     async def export() -> None:
         async with page(bridge) as socket:
-            seen["document"] = await socket.result("export")
+            seen["document"] = exported(bridge)
             id = await socket.request("bridge/export", {"_meta": {"progressToken": "export-1"}})
             progress, answer = await until_answered(socket, id)
             seen["progress"], seen["answer"] = progress, answer["result"]
@@ -87,11 +95,7 @@ def test_an_upload_is_imported_with_progress_then_deleted(bridge_factory, run, t
     demo, empty = bridge_factory("--demo"), bridge_factory()
     seen: dict[str, Any] = {}
 
-    async def exported() -> None:
-        async with page(demo) as socket:
-            seen["document"] = await socket.result("export")
-
-    run(exported())
+    seen["document"] = exported(demo)
     body = json.dumps(seen["document"]).encode()
     status, _, text = post(empty, "/data/imports", body, {**own(empty), "Content-Type": "application/json"})
     assert status == 200
@@ -109,7 +113,7 @@ def test_an_upload_is_imported_with_progress_then_deleted(bridge_factory, run, t
             assert list(exchange.iterdir()) == []
             again = await socket.call("bridge/import", {"upload": upload["upload"], "mode": "merge"})
             assert again["error"]["code"] == -32602 and again["error"]["data"]["reason"] == "unknownUpload"
-            seen["after"] = await socket.result("export")
+            seen["after"] = exported(empty)
 
     run(imported())
     counts = seen["imported"]
@@ -123,7 +127,7 @@ def test_a_bad_upload_is_refused_in_the_pages_language_changes_nothing_and_is_de
         async with page(bridge) as socket:
             await socket.result("initialize", {"locale": "ru"})
             note = await socket.result("notes.create", {"title": "kept"})
-            before = await socket.result("export")
+            before = exported(bridge)
             for body, field in ((b'{"format": "satchel", "version": 1, "notes": [{"title": ', None),
                                 (json.dumps({**before, "notes": [{**note, "title": 5}]}).encode(),
                                  "document.notes[0].title")):
@@ -137,7 +141,7 @@ def test_a_bad_upload_is_refused_in_the_pages_language_changes_nothing_and_is_de
                 if field:
                     assert error["data"]["field"] == field
                 assert list(folder(bridge).iterdir()) == []
-            assert await socket.result("export") == before
+            assert exported(bridge) == before
 
     run(refused())
 
@@ -164,22 +168,36 @@ def test_an_upload_past_the_limit_is_413_and_leaves_no_file(bridge_factory, run)
 
 
 def test_a_page_cannot_name_a_file_for_the_server_to_read_or_write(bridge_factory, run, tmp_path):
-    """export/import with a `path` (or positional params, which could hold one) are refused by the bridge:
-    only bridge/export and bridge/import, which choose their own files, reach the file system."""
+    """Only the apps' methods are relayed, and none with a `path` anywhere in its params: export, import and
+    tools/call never reach the satchel, nor does an image named by path, by name or by position. Only
+    bridge/export and bridge/import, which choose their own files, reach the file system."""
     bridge = bridge_factory("--demo")
     target = tmp_path / "stolen.json"
-    answers: list[Any] = []
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    not_relayed: list[Any] = []
+    with_paths: list[Any] = []
 
     async def attempt() -> None:
         async with page(bridge) as socket:
-            answers.append(await socket.call("export", {"path": str(target)}))
-            answers.append(await socket.call("export", [str(target)]))
-            answers.append(await socket.call("import", {"path": "/etc/hostname", "mode": "merge"}))
-            answers.append(await socket.call("export", {}))
+            photos = await socket.result("photos.list")
+            not_relayed.append(await socket.call("export", {"path": str(target)}))
+            not_relayed.append(await socket.call("export", [str(target)]))
+            not_relayed.append(await socket.call("export", {}))
+            not_relayed.append(await socket.call("import", {"path": "/etc/hostname", "mode": "merge"}))
+            not_relayed.append(await socket.call("tools/call", {"name": "export", "arguments": {"path": str(target)}}))
+            not_relayed.append(await socket.call("tools/list"))
+            with_paths.append(await socket.call("photos.add", {"image": {"path": str(secret)}}))
+            with_paths.append(await socket.call("diary.create", {"text": "x", "images": [{"path": str(secret)}]}))
+            with_paths.append(await socket.call("diary.create", ["x", [{"path": str(secret)}]]))
+            with_paths.append(await socket.call("diary.update", {"id": "x", "images": [{"data": "", "path": "/"}]}))
+            assert await socket.result("photos.list") == photos
 
     run(attempt())
-    for answer in answers[:3]:
-        assert answer["error"]["code"] == -32602
+    for answer in not_relayed:
+        assert answer["error"]["code"] == -32601, answer
+        assert answer["error"]["data"]["reason"] == "notRelayed"
+    for answer in with_paths:
+        assert answer["error"]["code"] == -32602, answer
         assert answer["error"]["data"] == {"field": "path", "reason": "pathNotRelayed"}
     assert not target.exists()
-    assert answers[3]["result"]["format"] == "satchel", "an export in the answer still works"

@@ -240,3 +240,35 @@ def test_the_real_app_folder_is_served_under_app(bridge):
     assert get(bridge, f"/app/js/?{token(bridge)}")[0] == 404
     assert get(bridge, f"/app/no-such-file.js?{token(bridge)}")[0] == 404
     assert get(bridge, f"/app/../bridge.py?{token(bridge)}")[0] == 404
+
+
+# What a page may ask
+
+
+def test_the_allowlist_holds_what_the_app_calls_and_only_methods_the_server_has():
+    """Every method the static app calls is relayed (else a screen would break), and every relayed method is
+    one the server or the bridge has: the list cannot drift from either."""
+    from satchel_client import Satchel
+    from satchel_web.assets import STATIC
+    from satchel_web.security import PAGE_METHODS
+
+    called = set()
+    for script in (STATIC / "js").glob("*.js"):
+        called |= set(re.findall(r"""(?:call|pagedList)\(\s*(?:rpc,\s*)?['"]([\w./]+)['"]""", script.read_text()))
+    assert {"notes.create", "photos.add", "diary.update", "bridge/export", "reminders.list"} <= called
+    assert called <= PAGE_METHODS, called - PAGE_METHODS
+    with Satchel(memory=True) as server:
+        methods = {method["name"] for method in server.call("rpc.discover")["methods"]}
+    assert PAGE_METHODS - methods == {"bridge/export", "bridge/import"}
+    assert not {"export", "import", "tools/call", "shutdown", "exit"} & PAGE_METHODS
+
+
+def test_a_path_is_found_at_any_depth():
+    from satchel_web.security import names_a_path
+
+    assert names_a_path({"image": {"path": "/x"}})
+    assert names_a_path(["text", [{"data": "", "path": "/x"}]])
+    assert names_a_path({"path": None})
+    assert not names_a_path({"title": "path", "content": "/etc/passwd"})
+    assert not names_a_path(["path", {"paths": 1}])
+    assert not names_a_path(None)

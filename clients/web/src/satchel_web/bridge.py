@@ -6,7 +6,10 @@ ids; ``changed`` and the server's other notifications go to the page. The bridge
 its own, ``bridge/status`` with ``{"state": "ready"}`` (the satchel is up and subscribed; the page may load
 what it shows) and ``{"state": "restarting"}`` (the satchel died; the bridge is starting a new one).
 
-What the bridge does not relay:
+What the bridge does not relay (``security.relay_refusal``): any method outside ``security.PAGE_METHODS``
+(the five apps' and the session's: never ``export``, ``import``, ``tools/call``), ``-32601`` with
+``data.reason: "notRelayed"``; and any params that hold a ``path`` at any depth, ``-32602`` with
+``data.reason: "pathNotRelayed"``. Of the methods it allows, it answers these itself:
 
 - ``changes.subscribe``: the bridge subscribes every page's satchel to all domains itself and forwards every
   ``changed``; the page's request is answered ``{"cursor": C}``, the feed's current cursor (from

@@ -15,6 +15,7 @@ from satchel_client import AsyncSatchel, SatchelError, ServerExited
 from . import exchange
 from .exchange import Exchange
 from .frames import JSON, Call, encode, error, notification, parse_frame, read_call, restarted, result, status
+from .security import relay_refusal
 
 LOG = logging.getLogger("satchel.web")
 
@@ -24,10 +25,6 @@ RESTART_DELAYS = (0.0, 0.0, 0.5, 1.0, 2.0, 5.0)
 #: Seconds a satchel must have run for its death to count as a fresh start, not as one more failure.
 STABLE_AFTER = 10.0
 
-NOT_RELAYED = frozenset({"shutdown", "exit"})
-# Methods that read or write any file the server's user may: a page reaches files only through
-# bridge/export and bridge/import, which choose the paths themselves.
-FILE_METHODS = frozenset({"export", "import"})
 #: ``changed`` notifications that may wait for a page that reads them slower than they come (a busy tab, a
 #: large import): past it, only the newest change of each domain is kept until the page has read the rest.
 BACKLOG = 1000
@@ -236,10 +233,10 @@ class PageSession:
     async def _answer(self, call: Call) -> dict[str, JSON] | None:
         """The answer to one call from the page (``None`` for a notification)."""
         try:
-            if call.method in NOT_RELAYED:
-                return self._not_relayed(call)
-            if call.method in FILE_METHODS and _may_name_a_file(call.params):
-                return self._no_paths(call)
+            refusal = relay_refusal(call.method, call.params)
+            if refusal is not None:
+                LOG.info("refused a page's %s: %s", call.method, refusal[2]["reason"])
+                return error(call.id, *refusal) if call.has_id else None
             if call.method == "changes.unsubscribe":
                 return result(call.id, {"unsubscribed": False}) if call.has_id else None
             if call.method in exchange.METHODS:
@@ -260,18 +257,6 @@ class PageSession:
         except Exception:
             LOG.exception("relaying %s failed", call.method)
             return error(call.id, -32603, "Internal error in the bridge") if call.has_id else None
-
-    def _not_relayed(self, call: Call) -> dict[str, JSON] | None:
-        if not call.has_id:
-            return None
-        return error(call.id, -32601, f"Method not available through the bridge: {call.method}",
-                     {"method": call.method, "reason": "bridgeOwnsLifetime"})
-
-    def _no_paths(self, call: Call) -> dict[str, JSON] | None:
-        if not call.has_id:
-            return None
-        return error(call.id, -32602, f"{call.method} takes no file path through the bridge: use bridge/{call.method}",
-                     {"field": "path", "reason": "pathNotRelayed"})
 
     async def _call(self, call: Call) -> JSON:
         satchel = await self._ready_satchel()
@@ -336,11 +321,6 @@ class PageSession:
                 held, self._held = self._held, {}
                 for params in sorted(held.values(), key=lambda each: each["seq"]):
                     self._emit(notification("changed", params), change=True)
-
-
-def _may_name_a_file(params: JSON) -> bool:
-    """Whether export/import params name a file: `path` by name, or anything by position."""
-    return bool(params) and isinstance(params, list) or isinstance(params, dict) and "path" in params
 
 
 class _Restarted(Exception):

@@ -1,13 +1,20 @@
 """The bridge's security, as Jupyter server's: every request carries the launch's token (``?token=``, then an
 HttpOnly cookie), names the bridge in ``Host`` and, when it has an ``Origin`` (a WebSocket and anything but
 GET and HEAD must), comes from the app's own origin. Anything else is 403 before any route is reached.
-Every answer carries the headers that keep the page to its own files."""
+Every answer carries the headers that keep the page to its own files.
+
+What a page may ask of its satchel is an allowlist (``PAGE_METHODS``): the five apps' methods and the
+session's own, nothing that reaches files (``export``, ``import``, ``tools/call``) or ends the satchel; and
+no ``path`` anywhere in its params (an image by path would read any file). A page reaches files only
+through the bridge's ``bridge/export`` and ``bridge/import``, which choose the files themselves
+(``relay_refusal``)."""
 from __future__ import annotations
 
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from aiohttp import web
 
@@ -86,3 +93,44 @@ async def add_security_headers(request: web.Request, response: web.StreamRespons
     """Every answer, refusals and errors included, says what the page may load and that types are exact."""
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+
+
+#: The methods a page may send, by app. Everything else is refused before it reaches the satchel.
+PAGE_METHODS = frozenset({
+    "initialize", "notifications/initialized", "ping", "server.info", "search", "images.get",
+    "changes.subscribe", "changes.unsubscribe", "changes.since",  # the first two are answered by the bridge
+    "bridge/export", "bridge/import",  # the bridge's own, through files it chooses
+    *(f"notes.{verb}" for verb in ("create", "get", "list", "update", "delete", "move")),
+    *(f"photos.{verb}" for verb in ("add", "get", "list", "update", "delete", "move")),
+    *(f"reminders.{verb}" for verb in ("list", "get", "add", "beginEditing", "endEditing", "update", "submit",
+                                       "setCompleted", "toggle", "delete", "move")),
+    *(f"diary.{verb}" for verb in ("create", "get", "list", "update", "delete")),
+    *(f"messages.{verb}" for verb in ("list", "loadMore", "send", "get", "delete")),
+    *(f"board.{verb}" for verb in ("create", "get", "list", "delete", "vote")),
+})
+#: Methods that end the satchel: the bridge owns its lifetime.
+LIFETIME_METHODS = frozenset({"shutdown", "exit"})
+
+
+def names_a_path(params: Any) -> bool:
+    """Whether ``params`` hold a member named ``path`` at any depth (``{"image": {"path": ...}}``,
+    ``{"images": [{"path": ...}]}``, positional params holding such objects)."""
+    if isinstance(params, dict):
+        return "path" in params or any(names_a_path(value) for value in params.values())
+    if isinstance(params, list):
+        return any(names_a_path(value) for value in params)
+    return False
+
+
+def relay_refusal(method: str, params: Any) -> tuple[int, str, dict[str, Any]] | None:
+    """Why a page's call is not relayed, as ``(code, message, data)``; ``None`` when it may go on."""
+    if method in LIFETIME_METHODS:
+        return (-32601, f"Method not available through the bridge: {method}",
+                {"method": method, "reason": "bridgeOwnsLifetime"})
+    if method not in PAGE_METHODS:
+        return (-32601, f"Method not available through the bridge: {method}",
+                {"method": method, "reason": "notRelayed"})
+    if names_a_path(params):
+        return (-32602, f"{method} takes no file path through the bridge: pass the data itself, or use "
+                        "bridge/export and bridge/import", {"field": "path", "reason": "pathNotRelayed"})
+    return None
