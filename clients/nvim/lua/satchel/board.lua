@@ -16,10 +16,11 @@ end
 local function render(bufnr)
   local sort = vim.b[bufnr].satchel_sort or 'votes'
   satchel.all('board.list', { sort = sort, voter = satchel.options.voter }, function(posts)
-    vim.b[bufnr].satchel_ids = vim.tbl_map(function(post)
+    local ids = vim.tbl_map(function(post)
       return post.id
     end, posts)
-    buffer.set_lines(bufnr, vim.tbl_map(line_of, posts))
+    vim.b[bufnr].satchel_ids = ids
+    buffer.set_lines(bufnr, vim.tbl_map(line_of, posts), ids)
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
     vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { 'sort: ' .. sort, 'Comment' } }, virt_text_pos = 'right_align' })
   end)

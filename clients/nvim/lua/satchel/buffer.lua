@@ -33,13 +33,65 @@ function M.show(bufnr)
   vim.api.nvim_set_current_buf(bufnr)
 end
 
---- Replaces the buffer's text without marking it modified, keeping the cursor's line where it can.
-function M.set_lines(bufnr, lines)
+local line_ids = {} -- bufnr -> {[line] = the id of the item drawn there}
+
+--- The id of the item drawn at `line` of `bufnr` (as the last `set_lines` with ids drew it).
+function M.id_at(bufnr, line)
+  return (line_ids[bufnr] or {})[line]
+end
+
+--- Where each window on `bufnr` is: the item under its cursor and how far into that item, or its line.
+local function cursors(bufnr)
+  local ids = line_ids[bufnr] or {}
+  local found = {}
+  for _, window in ipairs(vim.fn.win_findbuf(bufnr)) do
+    local row, col = unpack(vim.api.nvim_win_get_cursor(window))
+    local id, first = ids[row], row
+    while id ~= nil and first > 1 and ids[first - 1] == id do
+      first = first - 1
+    end
+    table.insert(found, { window = window, id = id, offset = row - first, row = row, col = col })
+  end
+  return found
+end
+
+--- Puts each window's cursor back on the item it was on (the same line of it, where it still has one).
+local function restore(bufnr, found, count)
+  local ids = line_ids[bufnr] or {}
+  for _, place in ipairs(found) do
+    local row = math.min(place.row, math.max(count, 1))
+    if place.id ~= nil then
+      for line = 1, count do
+        if ids[line] == place.id then
+          row = line
+          while place.offset > 0 and ids[row + 1] == place.id do
+            row, place.offset = row + 1, place.offset - 1
+          end
+          break
+        end
+      end
+    end
+    if vim.api.nvim_win_is_valid(place.window) then
+      pcall(vim.api.nvim_win_set_cursor, place.window, { row, place.col })
+    end
+  end
+end
+
+--- Replaces the buffer's text without marking it modified. `ids` (optional): the id of the item each line
+--- shows; with them every window's cursor stays on the item it was on, wherever the new drawing puts it
+--- (a vote that re-sorts the board must not move the next key to another post). Without them, the cursor
+--- keeps its line where it can.
+function M.set_lines(bufnr, lines, ids)
+  local found = cursors(bufnr)
   local modifiable = vim.bo[bufnr].modifiable
   vim.bo[bufnr].modifiable = true
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
   vim.bo[bufnr].modified = false
   vim.bo[bufnr].modifiable = modifiable
+  if ids then
+    line_ids[bufnr] = ids
+    restore(bufnr, found, #lines)
+  end
 end
 
 --- Registers a view: `render(bufnr)` runs again when a change in `domains` arrives (unless the buffer has
@@ -49,6 +101,7 @@ function M.register(bufnr, domains, render, busy)
   vim.api.nvim_buf_attach(bufnr, false, {
     on_detach = function()
       views[bufnr] = nil
+      line_ids[bufnr] = nil
     end,
   })
 end

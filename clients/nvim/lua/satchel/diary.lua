@@ -20,7 +20,7 @@ end
 
 local function render_list(bufnr)
   satchel.all('diary.list', {}, function(previews)
-    local lines, starts = {}, {}
+    local lines, starts, ids = {}, {}, {}
     for _, preview in ipairs(previews) do
       starts[#lines + 1] = preview.id
       local photos = preview.imageCount > 0 and ('  ' .. i18n.t('photos', preview.imageCount)) or ''
@@ -29,9 +29,12 @@ local function render_list(bufnr)
         table.insert(lines, '  ' .. text)
       end
       table.insert(lines, '')
+      while #ids < #lines do
+        table.insert(ids, preview.id)
+      end
     end
     starts_of[bufnr] = starts
-    buffer.set_lines(bufnr, lines)
+    buffer.set_lines(bufnr, lines, ids)
   end)
 end
 

@@ -152,6 +152,9 @@ end
 
 --- VimLeavePre: no satchel outlives its editor.
 function M.stop()
+  if package.loaded['satchel.reminders'] and rpc.running() then
+    pcall(require('satchel.reminders').leave_all)
+  end
   rpc.stop()
 end
 

@@ -11,20 +11,21 @@ local function line_of(message)
   return ('%s  %s: %s'):format(message.sentAt:sub(1, 16):gsub('T', ' '), message.author.name, message.text:gsub('\n', ' '))
 end
 
-local function render(bufnr, keep_top)
+-- Draws the chat. The cursor stays on the message it was on (earlier messages loaded above it, a message
+-- arriving below it); `to_bottom` (opening the chat, sending) puts it on the newest.
+local function render(bufnr, to_bottom)
   satchel.all('messages.list', {}, function(newest_first)
     local items = {}
     for index = #newest_first, 1, -1 do
       table.insert(items, newest_first[index])
     end
-    vim.b[bufnr].satchel_ids = vim.tbl_map(function(message)
+    local ids = vim.tbl_map(function(message)
       return message.id
     end, items)
-    local before = vim.api.nvim_buf_line_count(bufnr)
-    buffer.set_lines(bufnr, vim.tbl_map(line_of, items))
-    if vim.api.nvim_get_current_buf() == bufnr then
-      local line = keep_top and math.max(1, #items - before + 1) or #items
-      pcall(vim.api.nvim_win_set_cursor, 0, { math.max(line, 1), 0 })
+    vim.b[bufnr].satchel_ids = ids
+    buffer.set_lines(bufnr, vim.tbl_map(line_of, items), ids)
+    if to_bottom and vim.api.nvim_get_current_buf() == bufnr then
+      pcall(vim.api.nvim_win_set_cursor, 0, { math.max(#items, 1), 0 })
     end
   end)
 end
@@ -46,7 +47,7 @@ local function load_earlier(bufnr)
       vim.b[bufnr].satchel_end = true
       vim.notify('Satchel: ' .. i18n.t('end_of_history'), vim.log.levels.INFO)
     end
-    render(bufnr, true)
+    render(bufnr)
   end)
 end
 
@@ -66,7 +67,7 @@ function M.open()
             satchel.fail(err)
             return compose(text) -- the text comes back to be corrected
           end
-          render(bufnr)
+          render(bufnr, true)
         end)
       end)
     end
@@ -91,7 +92,7 @@ function M.open()
       render(bufnr)
     end)
   end
-  render(bufnr)
+  render(bufnr, true)
 end
 
 --- satchel://messages/<id>: the date, the author (and avatar URL) and the whole text.

@@ -32,10 +32,11 @@ local function render_list(bufnr)
       return -- unsaved moves or deletions in the list are the user's: they stay until :w
     end
     local lines = vim.tbl_map(line_of, notes)
-    buffer.set_lines(bufnr, lines)
-    vim.b[bufnr].satchel_ids = vim.tbl_map(function(note)
+    local ids = vim.tbl_map(function(note)
       return note.id
     end, notes)
+    buffer.set_lines(bufnr, lines, ids)
+    vim.b[bufnr].satchel_ids = ids
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
     for index, note in ipairs(notes) do
       vim.api.nvim_buf_add_highlight(bufnr, ns, colour_group(note.color.hex), index - 1, #note.id + 1, -1)

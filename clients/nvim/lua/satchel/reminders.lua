@@ -23,9 +23,19 @@ end
 -- in the line the cursor is put on (a fast typist's "Milk<CR>Bread" gives two reminders). `from_change`: a
 -- refresh for a change made elsewhere, which never replaces a title being typed.
 local function render(bufnr, focus, insert, from_change)
+  -- Every page: a list longer than one page is drawn whole.
   local err, result = rpc.request_sync('reminders.list', { limit = 500 })
   if err then
     return satchel.fail(err)
+  end
+  local cursor = result.nextCursor
+  while cursor ~= nil and cursor ~= vim.NIL do
+    local page_err, page = rpc.request_sync('reminders.list', { limit = 500, cursor = cursor })
+    if page_err then
+      return satchel.fail(page_err)
+    end
+    vim.list_extend(result.items, page.items)
+    cursor = page.nextCursor
   end
   if from_change and (typing() or vim.bo[bufnr].modified) then
     return
@@ -40,7 +50,9 @@ local function render(bufnr, focus, insert, from_change)
     end
   end
   rows[bufnr] = map
-  buffer.set_lines(bufnr, lines)
+  buffer.set_lines(bufnr, lines, vim.tbl_map(function(row)
+    return row.id
+  end, map))
   vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
   for index, row in ipairs(map) do
     if row.completed then
@@ -237,10 +249,20 @@ function M.open(focus)
         add(bufnr, false)
       end
     end, 'Edit the title')
+    -- Every way out of typing a title ends editing as <Esc> does: InsertLeave (<Esc>, and <C-o> before its
+    -- one command); <C-c>, which skips InsertLeave, is <Esc> here; leaving the buffer (another window, :q)
+    -- or the editor while typing.
     vim.api.nvim_create_autocmd('InsertLeave', {
       buffer = bufnr,
       callback = function()
         end_editing(bufnr)
+      end,
+    })
+    vim.keymap.set('i', '<C-c>', '<Esc>', { buffer = bufnr, silent = true, desc = 'End editing, as <Esc>' })
+    vim.api.nvim_create_autocmd('BufLeave', {
+      buffer = bufnr,
+      callback = function()
+        M.leave(bufnr)
       end,
     })
     vim.api.nvim_create_autocmd('BufWriteCmd', {
@@ -254,6 +276,21 @@ function M.open(focus)
     end, typing)
   end
   render(bufnr, focus)
+end
+
+--- The buffer is left (another window, :q, Neovim quitting) while a reminder is being edited: what was
+--- typed is saved and editing ends, as <Esc> does.
+function M.leave(bufnr)
+  if vim.api.nvim_buf_is_loaded(bufnr) and (vim.b[bufnr].satchel_editing or typing()) then
+    end_editing(bufnr)
+  end
+end
+
+--- Before the editor quits: every reminders buffer being edited is left properly.
+function M.leave_all()
+  for bufnr in pairs(rows) do
+    M.leave(bufnr)
+  end
 end
 
 --- satchel://reminders/<id> (a search hit): the list, with the cursor on that reminder.

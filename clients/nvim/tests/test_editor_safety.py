@@ -1,0 +1,106 @@
+"""What a person types lands where they meant, in a real Neovim: the cursor follows its item across redraws,
+every way out of typing a reminder saves it, and long lists are drawn whole."""
+from __future__ import annotations
+
+import time
+
+from satchel_client import Satchel
+
+
+def reminders(db):
+    """The titles as another process sees them (a blank one being edited is not shown to others)."""
+    with Satchel(db=db) as s:
+        return [r["title"] for r in s.reminders.list()["items"]]
+
+
+def test_a_vote_stays_with_its_post_when_the_board_re_sorts(editor):
+    with Satchel(db=editor.db) as s:
+        apple, banana, cherry = (s.board.create(title=title) for title in ("Apple", "Banana", "Cherry"))
+        s.board.vote(id=apple["id"], direction="up")
+        s.board.vote(id=banana["id"], direction="down")
+    editor.nvim.command("Satchel board votes")
+    editor.wait_lines(["     +1  Apple", "     +0  Cherry", "     -1  Banana"])
+    editor.nvim.current.window.cursor = (3, 0)
+    editor.keys("+")  # Banana goes to 0 and sorts before Cherry: the cursor goes with it
+    editor.wait_lines(["     +1  Apple", "▲    +0  Banana", "     +0  Cherry"])
+    assert editor.nvim.current.window.cursor[0] == 2
+    editor.keys("-")  # still Banana: from up to down (with the vote it had from elsewhere)
+    editor.wait_lines(["     +1  Apple", "     +0  Cherry", "▼    -2  Banana"])
+    with Satchel(db=editor.db) as s:
+        votes = {post["title"]: post["votes"] for post in s.board.list()["items"]}
+    assert votes == {"Apple": 1, "Banana": -2, "Cherry": 0}
+
+
+def test_the_cursor_follows_its_item_when_another_process_changes_a_list(editor):
+    with Satchel(db=editor.db) as s:
+        ids = [s.notes.create(title=title)["id"] for title in ("one", "two", "three")]
+    editor.nvim.command("Satchel notes")
+    editor.wait(lambda: len(editor.lines()) == 3)
+    editor.nvim.current.window.cursor = (2, 0)
+    with Satchel(db=editor.db) as s:
+        s.notes.create(title="zero", atIndex=0)
+        s.notes.move(id=ids[2], toIndex=0)
+    editor.wait(lambda: len(editor.lines()) == 4 and editor.lines()[0].endswith("three"))
+    assert editor.lines()[editor.nvim.current.window.cursor[0] - 1].endswith(" two")
+
+
+def test_ctrl_c_saves_what_was_typed_as_esc_does(editor):
+    editor.nvim.command("Satchel reminders")
+    editor.wait(lambda: editor.nvim.current.buffer.name == "satchel://reminders")
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("Lost<C-c>")
+    editor.wait_lines(["[ ] Lost"])
+    assert reminders(editor.db) == ["Lost"]
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("<C-c>")  # nothing typed: the empty reminder goes, as with <Esc>
+    editor.wait_lines(["[ ] Lost"])
+    assert reminders(editor.db) == ["Lost"]
+
+
+def test_ctrl_o_and_leaving_the_window_while_typing_save_and_end_editing_as_esc_does(editor):
+    editor.nvim.command("Satchel reminders")
+    editor.wait(lambda: editor.nvim.current.buffer.name == "satchel://reminders")
+    editor.nvim.command("new")  # a second window to go to
+    editor.nvim.command("wincmd p")
+    editing = "return vim.b[vim.fn.bufnr('satchel://reminders')].satchel_editing"
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("Kept<C-o>")  # <C-o> leaves insert mode for one command: saved, editing ended, as <Esc>
+    editor.wait(lambda: reminders(editor.db) == ["Kept"], message="saved by <C-o>")
+    editor.wait(lambda: editor.nvim.exec_lua(editing) is None, message="editing ended by <C-o>")
+    editor.keys("<Esc>")  # no command after all: back in insert mode, then out of it
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("<Esc>")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "n")
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("More")
+    editor.wait(lambda: "[ ] More" in editor.lines())
+    editor.nvim.command("wincmd p")  # leaving the window without leaving insert mode
+    editor.wait(lambda: reminders(editor.db) == ["Kept", "More"], message="saved on leaving")
+    assert editor.nvim.exec_lua(editing) is None
+
+
+def test_quitting_the_editor_while_typing_keeps_the_title(editor):
+    editor.nvim.command("Satchel reminders")
+    editor.wait(lambda: editor.nvim.current.buffer.name == "satchel://reminders")
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("Bye")
+    editor.wait(lambda: editor.lines() == ["[ ] Bye"])
+    editor.quit()
+    deadline = time.monotonic() + 10
+    while reminders(editor.db) != ["Bye"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert reminders(editor.db) == ["Bye"]
+
+
+def test_a_reminders_list_longer_than_a_page_is_drawn_whole(editor):
+    with Satchel(db=editor.db) as s:
+        s.batch([("reminders.add", {"title": f"r{n}"}) for n in range(620)])
+        s.reminders.endEditing()
+    editor.nvim.command("Satchel reminders")
+    editor.wait(lambda: len(editor.lines()) == 620)
+    assert editor.lines()[0] == "[ ] r0" and editor.lines()[-1] == "[ ] r619"
