@@ -5,7 +5,7 @@ end
 vim.g.loaded_satchel = true
 
 vim.api.nvim_create_user_command('Satchel', function(command)
-  require('satchel').command(command.args, command.bang)
+  require('satchel').command(command.args, command.bang, command.mods)
 end, {
   nargs = '*',
   bang = true,

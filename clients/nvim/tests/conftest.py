@@ -18,7 +18,7 @@ PLUGIN = pathlib.Path(__file__).resolve().parents[1]
 class Editor:
     """One Neovim: ``nvim`` (pynvim), ``db`` (its satchel's database), helpers to wait for the buffer."""
 
-    def __init__(self, db: pathlib.Path, locale: str | None = None) -> None:
+    def __init__(self, db: pathlib.Path, locale: str | None = None, setup: bool = True) -> None:
         self.db = db
         self.closed = False
         argv = [shutil.which("nvim") or "nvim", "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n",
@@ -27,14 +27,15 @@ class Editor:
         # A screen, as a person has: prompts (confirm, input) then wait for keys instead of answering alone.
         self.nvim.ui_attach(120, 40, rgb=True)
         self.nvim.command("runtime plugin/satchel.lua")
-        options = {"cmd": [find_binary()], "db": str(db)}
-        if locale:
-            options["locale"] = locale
-        self.nvim.exec_lua("require('satchel').setup(...)", options)
         self.nvim.exec_lua("""
             _G.notifications = {}
             vim.notify = function(message, level) table.insert(_G.notifications, {message, level or 2}) end
         """)
+        options = {"cmd": [find_binary()], "db": str(db)}
+        if locale:
+            options["locale"] = locale
+        if setup:
+            self.nvim.exec_lua("require('satchel').setup(...)", options)
 
     def lines(self) -> list[str]:
         return self.nvim.current.buffer[:]
@@ -88,11 +89,12 @@ class Editor:
 
 @pytest.fixture
 def editor_factory(tmp_path):
-    """``editor_factory(db=None, locale=None)``: a Neovim; editors share a database when given the same."""
+    """``editor_factory(db=None, locale=None, setup=True)``: a Neovim; editors share a database when given
+    the same; ``setup=False`` leaves ``setup()`` uncalled (the server is then found by $SATCHEL_BINARY)."""
     started: list[Editor] = []
 
-    def start(db: pathlib.Path | None = None, locale: str | None = None) -> Editor:
-        editor = Editor(db or tmp_path / "satchel.sqlite", locale)
+    def start(db: pathlib.Path | None = None, locale: str | None = None, setup: bool = True) -> Editor:
+        editor = Editor(db or tmp_path / "satchel.sqlite", locale, setup)
         started.append(editor)
         return editor
 

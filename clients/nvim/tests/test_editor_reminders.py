@@ -112,7 +112,7 @@ def test_lines_deleted_by_hand_are_not_saved_as_other_titles(editor):
         s.reminders.endEditing()
     editor.nvim.command("Satchel reminders")
     editor.wait_lines(["[ ] A", "[ ] B", "[ ] C"])
-    editor.keys("ggdd:w<CR>")
+    editor.keys(":1delete<CR>:w<CR>")  # a line deleted by hand (dd is D here: it deletes the reminder)
     editor.wait(lambda: editor.notifications())
     assert "o/O" in editor.notifications()[-1][0]
     assert titles(editor.db) == [("A", False), ("B", False), ("C", False)]

@@ -2,6 +2,8 @@
 every way out of typing a reminder saves it, and long lists are drawn whole."""
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 from satchel_client import Satchel
@@ -104,3 +106,49 @@ def test_a_reminders_list_longer_than_a_page_is_drawn_whole(editor):
     editor.nvim.command("Satchel reminders")
     editor.wait(lambda: len(editor.lines()) == 620)
     assert editor.lines()[0] == "[ ] r0" and editor.lines()[-1] == "[ ] r619"
+
+
+def test_a_write_to_a_stalled_server_is_never_reported_failed_and_its_outcome_arrives(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="v1")
+    editor.nvim.exec_lua("require('satchel.notes').write_wait = 300")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "v1"])
+    pid = editor.satchel_pid()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        editor.keys("Gccv2<Esc>:w<CR>")
+        editor.wait(lambda: any("still being saved" in m for m, _ in editor.notifications()), message="told")
+        editor.keys(":w<CR>")  # a second :w while the first is on its way follows it
+        editor.wait(lambda: any("still under way" in m for m, _ in editor.notifications()), message="queued")
+        assert editor.nvim.current.buffer.options["modified"], "not saved yet: still modified"
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"], message="the outcome arrived")
+    assert not [m for m, level in editor.notifications() if level >= 4], "nothing reported as failed"
+    editor.keys("Gccv3<Esc>:w<CR>")  # and the next :w does not conflict with its own text
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "v3"
+    assert len(editor.nvim.windows) == 1, "no conflict split"
+
+
+def test_edits_in_the_notes_list_are_refused_and_kept_never_dropped(editor):
+    with Satchel(db=editor.db) as s:
+        first = s.notes.create(title="First")
+        s.notes.create(title="Second")
+    editor.nvim.command("Satchel notes")
+    editor.wait(lambda: len(editor.lines()) == 2)
+    editor.keys("ggA renamed<Esc>oBrand new<Esc>:w<CR>")
+    editor.wait(lambda: any("by hand" in m for m, _ in editor.notifications()))
+    assert editor.nvim.current.buffer.options["modified"], "what was typed stays"
+    assert editor.lines()[0].endswith("First renamed") and editor.lines()[1] == "Brand new"
+    with Satchel(db=editor.db) as s:
+        assert [n["title"] for n in s.notes.list()["items"]] == ["First", "Second"]
+    editor.keys("u")
+    editor.keys("u")  # back to the list as drawn: a move still saves
+    editor.wait(lambda: len(editor.lines()) == 2 and editor.lines()[0].endswith(" First"))
+    editor.keys("ddp:w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as s:
+        assert [n["id"] for n in s.notes.list()["items"]][1] == first["id"]

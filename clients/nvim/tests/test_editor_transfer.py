@@ -46,10 +46,10 @@ def test_export_writes_the_file_echoing_progress_then_what_it_wrote(editor, tmp_
         s.board.create(title="Apple")
     record_echoes(editor)
     editor.nvim.command(f"cd {tmp_path}")
-    editor.nvim.command("Satchel export backups/all.json")  # no such folder: the server's error
+    editor.nvim.command("Satchel export backups/all.json")  # no such folder: said so
     editor.wait(lambda: editor.notifications(), message="an error")
     message, level = editor.notifications()[-1]
-    assert level == 4 and "path" in message.lower(), message
+    assert level == 4 and message == f"Satchel: there is no folder {tmp_path / 'backups'}", message
     assert not (tmp_path / "backups").exists()
 
     editor.nvim.command("Satchel export all.json")  # relative: made absolute
@@ -109,7 +109,7 @@ def test_a_bad_file_is_reported_in_the_session_language_and_changes_nothing(edit
     assert level == 4 and message.startswith("Satchel: ") and any("а" <= ch <= "я" for ch in message.lower())
     editor.nvim.command(f"Satchel import {tmp_path / 'missing.json'}")
     editor.wait(lambda: len(editor.notifications()) == 2, message="a second error")
-    assert editor.notifications()[-1][1] == 4
+    assert editor.notifications()[-1] == [f"Satchel: файла {tmp_path / 'missing.json'} нет", 4]
     with Satchel(db=editor.db) as s:
         assert [n["title"] for n in s.notes.list()["items"]] == ["note 0", "note 1"]
     not_prompting(editor)
@@ -141,3 +141,20 @@ def test_export_replaces_an_existing_file_only_with_a_bang(editor, tmp_path):
     editor.wait(lambda: existing.read_text().startswith("{"), message="the file replaced")
     assert len(json.loads(existing.read_text())["notes"]) == 2
     not_prompting(editor)
+
+
+def test_each_path_error_says_what_is_wrong(editor, tmp_path):
+    backup = tmp_path / "backup.json"
+    backup.write_text("{}")
+    for command, expected in [
+        (f"Satchel import {backup} marge", "Satchel: unknown import mode 'marge' (merge or replace)"),
+        (f"Satchel import {tmp_path / 'nothing.json'}", f"Satchel: there is no file {tmp_path / 'nothing.json'}"),
+        (f"Satchel import {tmp_path}", f"Satchel: {tmp_path} is not a file"),
+        (f"Satchel export {tmp_path}", f"Satchel: {tmp_path} is not a file"),
+        (f"Satchel export {tmp_path / 'no' / 'x.json'}", f"Satchel: there is no folder {tmp_path / 'no'}"),
+    ]:
+        before = len(editor.notifications())
+        editor.nvim.command(command)
+        editor.wait(lambda: len(editor.notifications()) > before, message=command)
+        assert editor.notifications()[-1] == [expected, 4], command
+    assert backup.read_text() == "{}"

@@ -22,7 +22,7 @@ local function render(bufnr)
     vim.b[bufnr].satchel_ids = ids
     buffer.set_lines(bufnr, vim.tbl_map(line_of, posts), ids)
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
-    vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { 'sort: ' .. sort, 'Comment' } }, virt_text_pos = 'right_align' })
+    vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { 'sort: ' .. sort, 'SatchelHint' } }, virt_text_pos = 'right_align' })
   end)
 end
 
@@ -44,13 +44,13 @@ function M.open(sort)
     vim.b[bufnr].satchel_sort = sort
   end
   if new then
-    buffer.map(bufnr, '+', function()
+    buffer.map(bufnr, 'board.vote_up', '+', function()
       vote(bufnr, 'up')
     end, 'Vote up')
-    buffer.map(bufnr, '-', function()
+    buffer.map(bufnr, 'board.vote_down', '-', function()
       vote(bufnr, 'down')
     end, 'Vote down')
-    buffer.map(bufnr, 's', function()
+    buffer.map(bufnr, 'board.next_sort', 's', function()
       local current = vim.b[bufnr].satchel_sort or 'votes'
       for index, name in ipairs(SORTS) do
         if name == current then
@@ -59,12 +59,19 @@ function M.open(sort)
       end
       render(bufnr)
     end, 'Next sort')
-    buffer.map(bufnr, '<CR>', function()
+    buffer.map(bufnr, 'board.open', '<CR>', function()
       local id = (vim.b[bufnr].satchel_ids or {})[vim.api.nvim_win_get_cursor(0)[1]]
       if id then
         vim.cmd('edit satchel://board/' .. id)
       end
     end, 'Open the post')
+    buffer.map_delete(bufnr, 'board', 'board.delete', function()
+      return buffer.id_at(bufnr, vim.api.nvim_win_get_cursor(0)[1])
+    end, function()
+      return vim.trim(vim.api.nvim_get_current_line():sub(10))
+    end, function()
+      render(bufnr)
+    end)
     buffer.register(bufnr, { 'board' }, render)
   end
   render(bufnr)
@@ -73,8 +80,7 @@ end
 --- satchel://board/<id>: one post.
 function M.read(bufnr, id)
   satchel.call('board.get', { id = id, voter = satchel.options.voter }, function(post)
-    vim.bo[bufnr].buftype = 'nofile'
-    buffer.set_lines(bufnr, { post.title, '', ('votes %+d (▲ %d ▼ %d)'):format(post.votes, post.ups, post.downs) })
+    buffer.show_item(bufnr, { post.title, '', ('votes %+d (▲ %d ▼ %d)'):format(post.votes, post.ups, post.downs) })
   end)
 end
 

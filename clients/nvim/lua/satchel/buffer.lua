@@ -17,7 +17,8 @@ function M.named(name)
 end
 
 --- Shows the view called `name` (made on first use; `editable`: whether its text may be changed by hand).
---- Answers its number and whether it is new, so that its keys and autocommands are set once.
+--- Answers its number and whether it is new, so that its keys and autocommands are set once. Every view
+--- has `q` (close) and `g?` (its keys).
 function M.view(name, filetype, editable)
   local bufnr = M.named(name)
   vim.bo[bufnr].filetype = filetype
@@ -25,12 +26,43 @@ function M.view(name, filetype, editable)
   M.show(bufnr)
   local new = not vim.b[bufnr].satchel_view
   vim.b[bufnr].satchel_view = true
+  if new then
+    local app = name:match('^satchel://(%w+)') or 'satchel'
+    M.map(bufnr, app .. '.close', 'q', M.close, 'Close')
+    M.map(bufnr, app .. '.help', 'g?', function()
+      M.show_keys(bufnr)
+    end, 'These keys')
+  end
   return bufnr, new
 end
 
---- Shows `bufnr` in the current window.
+--- The command modifiers (`:vertical`, `:tab`, `:botright`…) of the :Satchel command being run.
+M.mods = ''
+
+--- Shows `bufnr`: in the current window, or where the command's modifiers say (`:vertical Satchel notes`).
 function M.show(bufnr)
-  vim.api.nvim_set_current_buf(bufnr)
+  if M.mods ~= '' then
+    vim.cmd(M.mods .. ' sbuffer ' .. bufnr)
+  else
+    vim.api.nvim_set_current_buf(bufnr)
+  end
+end
+
+--- A new empty buffer, where the command's modifiers say (else in the current window).
+function M.new_buffer()
+  vim.cmd(M.mods ~= '' and (M.mods .. ' new') or 'enew')
+  return vim.api.nvim_get_current_buf()
+end
+
+--- `q`: closes the window, or, in the last one, shows the previous buffer (an empty one if none).
+function M.close()
+  if #vim.api.nvim_tabpage_list_wins(0) > 1 then
+    vim.cmd('close')
+  elseif vim.fn.buflisted(vim.fn.bufnr('#')) == 1 then
+    vim.cmd('buffer #')
+  else
+    vim.cmd('enew')
+  end
 end
 
 local line_ids = {} -- bufnr -> {[line] = the id of the item drawn there}
@@ -102,6 +134,7 @@ function M.register(bufnr, domains, render, busy)
     on_detach = function()
       views[bufnr] = nil
       line_ids[bufnr] = nil
+      keys_of[bufnr] = nil
     end,
   })
 end
@@ -127,9 +160,69 @@ function M.changed(event)
   end
 end
 
---- Maps `lhs` in normal mode (or `mode`) for this buffer only.
-function M.map(bufnr, lhs, rhs, description, mode)
-  vim.keymap.set(mode or 'n', lhs, rhs, { buffer = bufnr, silent = true, nowait = true, desc = description })
+--- `fn`, whose errors are one notification instead of a traceback and a hit-enter prompt.
+function M.guarded(fn)
+  return function(...)
+    local ok, err = pcall(fn, ...)
+    if not ok then
+      vim.notify('Satchel: ' .. tostring(err):gsub('\n.*', ''), vim.log.levels.ERROR)
+    end
+  end
+end
+
+--- An autocommand of this buffer, guarded.
+function M.autocmd(event, bufnr, fn)
+  vim.api.nvim_create_autocmd(event, { buffer = bufnr, callback = M.guarded(fn) })
+end
+
+local keys_of = {} -- bufnr -> {{mode, lhs, description}}, for g?
+
+--- Maps the action `name` ('board.vote_up': app and action) to `lhs` in normal mode (or `mode`) for this
+--- buffer only; setup({keys = {board = {vote_up = '='}}}) gives it another key, `false` none.
+function M.map(bufnr, name, lhs, rhs, description, mode)
+  local app, action = name:match('^(%w+)%.([%w_]+)$')
+  local keys = (package.loaded['satchel'] and package.loaded['satchel'].options.keys) or {}
+  if type(keys[app]) == 'table' and keys[app][action] ~= nil then
+    lhs = keys[app][action]
+  end
+  if not lhs then
+    return
+  end
+  vim.keymap.set(mode or 'n', lhs, M.guarded(rhs), { buffer = bufnr, silent = true, nowait = true, desc = description })
+  keys_of[bufnr] = keys_of[bufnr] or {}
+  table.insert(keys_of[bufnr], { mode or 'n', lhs, description })
+end
+
+--- `dd` in a list that is not edited as text: deletes the item under the cursor (`id_at()`), after asking
+--- with its `label`, through `method` ('board.delete'); `done()` follows.
+function M.map_delete(bufnr, app, method, id_at, label, done)
+  M.map(bufnr, app .. '.delete', 'dd', function()
+    local id = id_at()
+    if not id then
+      return
+    end
+    local question = require('satchel.i18n').t('delete_item', label(id))
+    if vim.fn.confirm(question, '&Yes\n&No', 2) == 1 then
+      require('satchel').call(method, { id = id }, done)
+    end
+  end, 'Delete (asks first)')
+end
+
+--- Shows one item read-only: `lines` in `bufnr`, which cannot be changed by hand.
+function M.show_item(bufnr, lines)
+  vim.bo[bufnr].buftype = 'nofile'
+  M.set_lines(bufnr, lines)
+  vim.bo[bufnr].modifiable = false
+end
+
+--- `g?`: the keys of this buffer and what they do.
+function M.show_keys(bufnr)
+  local chunks = { { require('satchel.i18n').t('keys_title') .. '\n', 'Title' } }
+  for _, key in ipairs(keys_of[bufnr] or {}) do
+    local mode = key[1] == 'n' and '' or (key[1] .. ' ')
+    table.insert(chunks, { ('  %-8s %s\n'):format(mode .. key[2], key[3]) })
+  end
+  vim.api.nvim_echo(chunks, false, {})
 end
 
 return M

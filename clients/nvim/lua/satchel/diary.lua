@@ -50,12 +50,24 @@ end
 function M.open_list()
   local bufnr, new = buffer.view(NAME, 'satchel-diary', false)
   if new then
-    buffer.map(bufnr, '<CR>', function()
+    buffer.map(bufnr, 'diary.open', '<CR>', function()
       local id = post_at_cursor(bufnr)
       if id then
         vim.cmd('edit satchel://diary/' .. id)
       end
     end, 'Open the post')
+    buffer.map_delete(bufnr, 'diary', 'diary.delete', function()
+      return post_at_cursor(bufnr)
+    end, function(id)
+      for line, start in pairs(starts_of[bufnr] or {}) do
+        if start == id then
+          return vim.api.nvim_buf_get_lines(bufnr, line - 1, line, false)[1]
+        end
+      end
+      return id
+    end, function()
+      render_list(bufnr)
+    end)
     buffer.register(bufnr, { 'diary' }, render_list)
   end
   render_list(bufnr)
@@ -68,6 +80,9 @@ function M.open_image(id)
     local extension = result.image.mimeType:match('/(%w+)$') or 'img'
     local path = vim.fn.tempname() .. '.' .. extension
     local opener = vim.deepcopy(satchel.options.open_cmd or { vim.fn.has('mac') == 1 and 'open' or 'xdg-open' })
+    if vim.fn.executable(opener[1]) ~= 1 then
+      return vim.notify(i18n.t('no_opener', opener[1]), vim.log.levels.ERROR)
+    end
     table.insert(opener, path)
     local function view()
       vim.fn.jobstart(opener, { detach = true })
@@ -107,12 +122,11 @@ function M.read(bufnr, id)
   if err then
     return satchel.fail(err)
   end
-  vim.bo[bufnr].buftype = 'nofile'
-  buffer.set_lines(bufnr, post_lines(post))
+  buffer.show_item(bufnr, post_lines(post))
   vim.b[bufnr].satchel_images = vim.tbl_map(function(image)
     return image.id
   end, post.images)
-  buffer.map(bufnr, 'gx', function()
+  buffer.map(bufnr, 'diary.open_image', 'gx', function()
     local line = vim.api.nvim_get_current_line()
     local index = tonumber(line:match('^%[(%d+)%]'))
     local images = vim.b[bufnr].satchel_images or {}
@@ -128,26 +142,22 @@ function M.new()
   if draft ~= -1 then
     return vim.api.nvim_set_current_buf(draft) -- the draft already begun
   end
-  vim.cmd('enew')
-  local bufnr = vim.api.nvim_get_current_buf()
+  local bufnr = buffer.new_buffer()
   vim.api.nvim_buf_set_name(bufnr, 'satchel://diary/new')
   vim.bo[bufnr].buftype = 'acwrite'
   vim.bo[bufnr].swapfile = false
-  vim.api.nvim_create_autocmd('BufWriteCmd', {
-    buffer = bufnr,
-    callback = function()
-      local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
-      local err, post = rpc.request_sync('diary.create', { text = text })
-      if err then
-        return satchel.fail(err) -- the buffer keeps its text
-      end
-      vim.bo[bufnr].modified = false
-      vim.schedule(function() -- outside this autocommand, so that the post's BufReadCmd runs
-        vim.cmd('edit satchel://diary/' .. post.id)
-        vim.api.nvim_buf_delete(bufnr, { force = true })
-      end)
-    end,
-  })
+  buffer.autocmd('BufWriteCmd', bufnr, function()
+    local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
+    local err, post = rpc.request_sync('diary.create', { text = text })
+    if err then
+      return satchel.fail(err) -- the buffer keeps its text
+    end
+    vim.bo[bufnr].modified = false
+    vim.schedule(function() -- outside this autocommand, so that the post's BufReadCmd runs
+      vim.cmd('edit satchel://diary/' .. post.id)
+      vim.api.nvim_buf_delete(bufnr, { force = true })
+    end)
+  end)
 end
 
 --- satchel://photos/<id> (a search hit on a photo caption): the caption and the image line.
@@ -156,10 +166,9 @@ function M.read_photo(bufnr, id)
   if err then
     return satchel.fail(err)
   end
-  vim.bo[bufnr].buftype = 'nofile'
   local image = photo.image
-  buffer.set_lines(bufnr, { photo.caption ~= vim.NIL and photo.caption or '', ('[1] %s %dx%d %s  (gx: open)'):format(image.mimeType, image.width, image.height, human(image.byteSize)) })
-  buffer.map(bufnr, 'gx', function()
+  buffer.show_item(bufnr, { photo.caption ~= vim.NIL and photo.caption or '', ('[1] %s %dx%d %s  (gx: open)'):format(image.mimeType, image.width, image.height, human(image.byteSize)) })
+  buffer.map(bufnr, 'diary.open_image', 'gx', function()
     M.open_image(image.id)
   end, 'Open the image')
 end

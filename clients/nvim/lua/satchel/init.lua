@@ -5,6 +5,14 @@ local i18n = require('satchel.i18n')
 
 local M = {}
 
+-- Live refresh and the highlight groups do not wait for setup(): :Satchel works without it.
+rpc.on_notification(function(method, params)
+  if method == 'changed' then
+    buffer.changed(params)
+  end
+end)
+require('satchel.highlight').setup()
+
 M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search', 'export', 'import' }
 
 local defaults = {
@@ -13,25 +21,67 @@ local defaults = {
   locale = nil, -- en, ru or ja: the server's messages and the plugin's words
   voter = 'nvim', -- the board's voter id: one vote per post
   open_cmd = nil, -- how images are opened: {'xdg-open'} (or 'open' on macOS) by default
+  keys = nil, -- the buffers' keys, by app and action: {board = {vote_up = '=', vote_down = false}}
 }
+
+local KNOWN = { cmd = true, db = true, locale = true, voter = true, open_cmd = true, keys = true }
 
 M.options = vim.deepcopy(defaults)
 
-local listening = false
+local function list_of_strings(value)
+  if value == nil then
+    return true
+  end
+  if type(value) ~= 'table' or #value == 0 or not vim.tbl_islist(value) then
+    return false
+  end
+  for _, item in ipairs(value) do
+    if type(item) ~= 'string' then
+      return false
+    end
+  end
+  return true
+end
 
---- Configures the plugin; the server starts on first use.
+--- Why `options` cannot be used, or nil.
+local function problem(options)
+  if type(options) ~= 'table' then
+    return 'options must be a table'
+  end
+  for key in pairs(options) do
+    if not KNOWN[key] then
+      local names = vim.tbl_keys(KNOWN)
+      table.sort(names)
+      return ("unknown option '%s' (%s)"):format(tostring(key), table.concat(names, ', '))
+    end
+  end
+  local ok, why = pcall(vim.validate, {
+    cmd = { options.cmd, list_of_strings, "a list such as {'/path/to/satchel'}" },
+    db = { options.db, 'string', true },
+    locale = { options.locale, function(value)
+      return value == nil or value == 'en' or value == 'ru' or value == 'ja'
+    end, "'en', 'ru' or 'ja'" },
+    voter = { options.voter, 'string', true },
+    open_cmd = { options.open_cmd, list_of_strings, "a list such as {'xdg-open'}" },
+    keys = { options.keys, 'table', true },
+  })
+  if not ok then
+    return (tostring(why):gsub('^[^:]*%.lua:%d+: ', ''))
+  end
+end
+
+--- Configures the plugin; the server starts on first use. Options that cannot be used are reported once,
+--- here, and none of them is applied.
 function M.setup(options)
+  local why = problem(options or {})
+  if why then
+    vim.notify(i18n.t('bad_setup', why), vim.log.levels.ERROR)
+    return false
+  end
   M.options = vim.tbl_extend('force', vim.deepcopy(defaults), options or {})
   i18n.set(M.options.locale or 'en')
   rpc.configure(M.options)
-  if not listening then
-    listening = true
-    rpc.on_notification(function(method, params)
-      if method == 'changed' then
-        buffer.changed(params)
-      end
-    end)
-  end
+  return true
 end
 
 --- Reports a server error (already in the session's language) with vim.notify.
@@ -111,8 +161,9 @@ local commands = {
 }
 
 --- `:Satchel[!] {app} [args]`; without an app, a picker. An app is given its arguments as words and as the
---- text after its name (a file name may hold spaces), and whether the command had a `!`.
-function M.command(arguments, bang)
+--- text after its name (a file name may hold spaces), and whether the command had a `!`. Modifiers
+--- (`:vertical`, `:tab`…) say where its buffer opens.
+function M.command(arguments, bang, mods)
   local text = vim.trim(arguments or '')
   local args = vim.split(text, '%s+', { trimempty = true })
   local name = table.remove(args, 1)
@@ -128,7 +179,9 @@ function M.command(arguments, bang)
     vim.notify('Satchel: unknown app ' .. name .. ' (' .. table.concat(M.apps, ', ') .. ')', vim.log.levels.ERROR)
     return
   end
-  commands[name](args, vim.trim(text:sub(#name + 1)), bang)
+  buffer.mods = mods or ''
+  buffer.guarded(commands[name])(args, vim.trim(text:sub(#name + 1)), bang)
+  buffer.mods = ''
 end
 
 --- Completion of `:Satchel`: the apps, then each app's arguments (export and import: a file, then for import

@@ -42,13 +42,19 @@ local lists = {
 
 function M.read(bufnr, name)
   local domain, id = name:match('^satchel://(%w+)/([%w_]+)$')
-  if domain and id ~= 'new' and readers[domain] then
+  if domain and readers[domain] then
+    if id == 'new' then
+      return -- a draft (:Satchel note new, diary new): its text is the person's
+    end
     return readers[domain](bufnr, id)
   end
   domain = name:match('^satchel://(%w+)$')
   if domain and lists[domain] then
-    vim.schedule(lists[domain])
+    return vim.schedule(lists[domain])
   end
+  vim.bo[bufnr].buftype = 'nofile'
+  vim.bo[bufnr].modifiable = false
+  vim.notify(require('satchel.i18n').t('unknown_buffer', name), vim.log.levels.ERROR)
 end
 
 return M

@@ -54,7 +54,7 @@ end
 function M.open()
   local bufnr, new = buffer.view(NAME, 'satchel-messages', false)
   if new then
-    buffer.map(bufnr, 'L', function()
+    buffer.map(bufnr, 'messages.load_earlier', 'L', function()
       load_earlier(bufnr)
     end, 'Load earlier messages')
     local function compose(default)
@@ -71,23 +71,27 @@ function M.open()
         end)
       end)
     end
-    buffer.map(bufnr, 'i', function()
+    buffer.map(bufnr, 'messages.send', 'i', function()
       compose(nil)
     end, 'Send a message')
-    buffer.map(bufnr, '<CR>', function()
+    buffer.map(bufnr, 'messages.open', '<CR>', function()
       local id = (vim.b[bufnr].satchel_ids or {})[vim.api.nvim_win_get_cursor(0)[1]]
       if id then
         vim.cmd('edit satchel://messages/' .. id)
       end
     end, 'Open the message')
-    vim.api.nvim_create_autocmd('CursorMoved', {
-      buffer = bufnr,
-      callback = function()
-        if vim.api.nvim_win_get_cursor(0)[1] == 1 and vim.api.nvim_buf_line_count(bufnr) > 1 then
-          load_earlier(bufnr)
-        end
-      end,
-    })
+    buffer.autocmd('CursorMoved', bufnr, function()
+      if vim.api.nvim_win_get_cursor(0)[1] == 1 and vim.api.nvim_buf_line_count(bufnr) > 1 then
+        load_earlier(bufnr)
+      end
+    end)
+    buffer.map_delete(bufnr, 'messages', 'messages.delete', function()
+      return buffer.id_at(bufnr, vim.api.nvim_win_get_cursor(0)[1])
+    end, function()
+      return vim.api.nvim_get_current_line()
+    end, function()
+      render(bufnr)
+    end)
     buffer.register(bufnr, { 'messages' }, function()
       render(bufnr)
     end)
@@ -98,11 +102,10 @@ end
 --- satchel://messages/<id>: the date, the author (and avatar URL) and the whole text.
 function M.read(bufnr, id)
   satchel.call('messages.get', { id = id }, function(message)
-    vim.bo[bufnr].buftype = 'nofile'
     local avatar = message.author.avatarUrl ~= vim.NIL and message.author.avatarUrl or '-'
     local lines = { message.sentAt, message.author.name .. '  ' .. avatar, '' }
     vim.list_extend(lines, vim.split(message.text, '\n', { plain = true }))
-    buffer.set_lines(bufnr, lines)
+    buffer.show_item(bufnr, lines)
   end)
 end
 

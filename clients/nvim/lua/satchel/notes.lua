@@ -4,9 +4,11 @@ local satchel = require('satchel')
 local rpc = require('satchel.rpc')
 local buffer = require('satchel.buffer')
 local i18n = require('satchel.i18n')
+local highlight = require('satchel.highlight')
 
 local M = {}
 local LIST = 'satchel://notes'
+local drawn = {} -- bufnr -> {[id] = the line drawn for it}, to tell moved lines from edited ones
 local ns = vim.api.nvim_create_namespace('satchel_notes')
 
 -- A list line: the id (concealed), then what a person reads.
@@ -20,11 +22,6 @@ local function id_of(line)
   return line:match('^(%S+) ')
 end
 
-local function colour_group(hex)
-  local name = 'SatchelNote' .. hex:sub(2)
-  vim.api.nvim_set_hl(0, name, { bg = hex, fg = '#1c1c1e' })
-  return name
-end
 
 local function render_list(bufnr)
   satchel.all('notes.list', {}, function(notes)
@@ -37,26 +34,38 @@ local function render_list(bufnr)
     end, notes)
     buffer.set_lines(bufnr, lines, ids)
     vim.b[bufnr].satchel_ids = ids
+    drawn[bufnr] = {}
+    for index, id in ipairs(ids) do
+      drawn[bufnr][id] = lines[index]
+    end
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
     for index, note in ipairs(notes) do
-      vim.api.nvim_buf_add_highlight(bufnr, ns, colour_group(note.color.hex), index - 1, #note.id + 1, -1)
+      vim.api.nvim_buf_add_highlight(bufnr, ns, highlight.note(note.color.hex), index - 1, #note.id + 1, -1)
     end
     if #notes == 0 then
-      vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_notes'), 'Comment' } } })
+      vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_notes'), 'SatchelHint' } } })
     end
   end)
 end
 
 -- :w on the list: lines deleted are notes to delete (after a confirmation), the order of the others is the
--- order to keep.
+-- order to keep. A line typed or changed by hand is neither: then nothing is saved, the buffer stays as it
+-- is (modified), and a message says how to rename or add a note.
 local function write_list(bufnr)
   local before = vim.b[bufnr].satchel_ids or {}
-  local order = {}
+  local order, edited = {}, 0
   for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
     local id = id_of(line)
-    if id and not vim.tbl_contains(order, id) then
-      table.insert(order, id)
+    if id and (drawn[bufnr] or {})[id] == line then
+      if not vim.tbl_contains(order, id) then
+        table.insert(order, id)
+      end
+    elseif vim.trim(line) ~= '' then
+      edited = edited + 1
     end
+  end
+  if edited > 0 then
+    return vim.notify(i18n.t('list_edits', edited), vim.log.levels.ERROR)
   end
   local removed = vim.tbl_filter(function(id)
     return not vim.tbl_contains(order, id)
@@ -96,26 +105,17 @@ function M.open_list()
   local bufnr, new = buffer.view(LIST, 'satchel-notes', true)
   vim.cmd([[syntax match SatchelId /^\S\+ / conceal]])
   if new then
-    vim.api.nvim_create_autocmd('BufWriteCmd', {
-      buffer = bufnr,
-      callback = function()
-        write_list(bufnr)
-      end,
-    })
+    buffer.autocmd('BufWriteCmd', bufnr, function()
+      write_list(bufnr)
+    end)
     -- The ids are concealed while the list is in a window, and only then.
-    vim.api.nvim_create_autocmd('BufWinEnter', {
-      buffer = bufnr,
-      callback = function()
-        vim.wo.conceallevel, vim.wo.concealcursor = 3, 'nvic'
-      end,
-    })
-    vim.api.nvim_create_autocmd('BufWinLeave', {
-      buffer = bufnr,
-      callback = function()
-        vim.wo.conceallevel, vim.wo.concealcursor = 0, ''
-      end,
-    })
-    buffer.map(bufnr, '<CR>', function()
+    buffer.autocmd('BufWinEnter', bufnr, function()
+      vim.wo.conceallevel, vim.wo.concealcursor = 3, 'nvic'
+    end)
+    buffer.autocmd('BufWinLeave', bufnr, function()
+      vim.wo.conceallevel, vim.wo.concealcursor = 0, ''
+    end)
+    buffer.map(bufnr, 'notes.open', '<CR>', function()
       local id = id_of(vim.api.nvim_get_current_line())
       if id then
         vim.cmd('edit satchel://notes/' .. id)
@@ -151,24 +151,28 @@ local function show_theirs(note)
   vim.cmd('wincmd p')
 end
 
-local function write_note(bufnr)
-  local title, content = parse(bufnr)
-  local id = vim.b[bufnr].satchel_id
-  local err, note
-  if id then
-    err, note = rpc.request_sync('notes.update', { id = id, title = title, content = content, ifRevision = vim.b[bufnr].satchel_revision })
-  else
-    err, note = rpc.request_sync('notes.create', { title = title, content = content })
+local write_note
+
+-- The answer to a note's :w, whenever it comes: the buffer learns its id and revision, and is unmodified
+-- only if nothing was typed since that :w. A :w made meanwhile follows now, with the new revision.
+local function saved(bufnr, id, tick, err, note)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return
   end
+  vim.b[bufnr].satchel_saving = nil
+  local again = vim.b[bufnr].satchel_save_again
+  vim.b[bufnr].satchel_save_again = nil
   if err then
     if err.data and err.data ~= vim.NIL and err.data.reason == 'revisionConflict' then
-      local read_err, theirs = rpc.request_sync('notes.get', { id = id })
-      if not read_err then
+      rpc.request('notes.get', { id = id }, function(read_err, theirs)
+        if read_err then
+          return satchel.fail(err)
+        end
         show_theirs(theirs)
         vim.b[bufnr].satchel_revision = theirs.revision -- the next :w keeps this version, having seen theirs
         vim.notify('Satchel: ' .. i18n.t('conflict', theirs.revision), vim.log.levels.WARN)
-        return
-      end
+      end)
+      return
     end
     return satchel.fail(err) -- the buffer stays modified: nothing typed is lost
   end
@@ -177,8 +181,48 @@ local function write_note(bufnr)
   if not id then
     vim.api.nvim_buf_set_name(bufnr, 'satchel://notes/' .. note.id)
   end
-  vim.bo[bufnr].modified = false
+  if vim.api.nvim_buf_get_changedtick(bufnr) == tick then
+    vim.bo[bufnr].modified = false
+  end
+  if again then
+    write_note(bufnr)
+  end
 end
+
+-- :w in a note. The answer is awaited a moment (so :wq works); a server slower than that is not a failure:
+-- the write is still on its way, the buffer stays modified, and `saved` takes the answer when it comes.
+-- A second :w while one is on its way follows it instead of racing it (and conflicting with itself).
+function write_note(bufnr)
+  if vim.b[bufnr].satchel_saving then
+    vim.b[bufnr].satchel_save_again = true
+    return vim.notify(i18n.t('save_queued'), vim.log.levels.INFO)
+  end
+  local title, content = parse(bufnr)
+  local id = vim.b[bufnr].satchel_id
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local method, params = 'notes.create', { title = title, content = content }
+  if id then
+    method, params = 'notes.update', { id = id, title = title, content = content, ifRevision = vim.b[bufnr].satchel_revision }
+  end
+  vim.b[bufnr].satchel_saving = true
+  local answered = false
+  local sent, why = pcall(rpc.request, method, params, function(err, note)
+    answered = true
+    saved(bufnr, id, tick, err, note)
+  end)
+  if not sent then
+    vim.b[bufnr].satchel_saving = nil
+    error(why, 0)
+  end
+  if not vim.wait(M.write_wait, function()
+    return answered
+  end, 10) then
+    vim.notify(i18n.t('still_saving', vim.fn.bufname(bufnr)), vim.log.levels.INFO)
+  end
+end
+
+--- How long :w waits for the server before letting the save finish in the background (ms).
+M.write_wait = 2000
 
 local function watch_note(bufnr)
   if vim.b[bufnr].satchel_view then
@@ -186,12 +230,9 @@ local function watch_note(bufnr)
   end
   vim.b[bufnr].satchel_view = true
   vim.bo[bufnr].filetype = 'markdown'
-  vim.api.nvim_create_autocmd('BufWriteCmd', {
-    buffer = bufnr,
-    callback = function()
-      write_note(bufnr)
-    end,
-  })
+  buffer.autocmd('BufWriteCmd', bufnr, function()
+    write_note(bufnr)
+  end)
   -- Any change among the notes (a burst may carry several) makes the note read again.
   buffer.register(bufnr, { 'notes' }, function()
     local id = vim.b[bufnr].satchel_id
@@ -228,8 +269,7 @@ function M.new()
   if draft ~= -1 then
     return vim.api.nvim_set_current_buf(draft) -- the draft already begun
   end
-  vim.cmd('enew')
-  local bufnr = vim.api.nvim_get_current_buf()
+  local bufnr = buffer.new_buffer()
   vim.api.nvim_buf_set_name(bufnr, 'satchel://notes/new')
   vim.bo[bufnr].buftype = 'acwrite'
   vim.bo[bufnr].swapfile = false

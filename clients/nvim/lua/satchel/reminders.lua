@@ -56,13 +56,13 @@ local function render(bufnr, focus, insert, from_change)
   vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
   for index, row in ipairs(map) do
     if row.completed then
-      vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
+      vim.api.nvim_buf_add_highlight(bufnr, ns, 'SatchelDone', index - 1, 0, -1)
     elseif row.memo then
-      vim.api.nvim_buf_add_highlight(bufnr, ns, 'Comment', index - 1, 0, -1)
+      vim.api.nvim_buf_add_highlight(bufnr, ns, 'SatchelMemo', index - 1, 0, -1)
     end
   end
   if #map == 0 then
-    vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_reminders'), 'Comment' } } })
+    vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_text = { { i18n.t('no_reminders'), 'SatchelHint' } } })
   end
   if focus and vim.api.nvim_get_current_buf() == bufnr then
     for index, row in ipairs(map) do
@@ -225,22 +225,25 @@ end
 function M.open(focus)
   local bufnr, new = buffer.view(NAME, 'satchel-reminders', true)
   if new then
-    buffer.map(bufnr, 'o', function()
+    buffer.map(bufnr, 'reminders.add_below', 'o', function()
       add(bufnr, false)
     end, 'Add a reminder below')
-    buffer.map(bufnr, 'O', function()
+    buffer.map(bufnr, 'reminders.add_above', 'O', function()
       add(bufnr, true)
     end, 'Add a reminder above')
-    buffer.map(bufnr, '<CR>', function()
+    buffer.map(bufnr, 'reminders.next', '<CR>', function()
       submit(bufnr)
     end, 'Return: the next reminder', 'i')
-    buffer.map(bufnr, 'x', function()
+    buffer.map(bufnr, 'reminders.toggle', 'x', function()
       toggle(bufnr)
     end, 'Toggle done')
-    buffer.map(bufnr, 'D', function()
+    buffer.map(bufnr, 'reminders.delete', 'D', function()
       delete(bufnr)
     end, 'Delete the reminder')
-    buffer.map(bufnr, 'i', function()
+    buffer.map(bufnr, 'reminders.delete_line', 'dd', function()
+      delete(bufnr)
+    end, 'Delete the reminder (as D)')
+    buffer.map(bufnr, 'reminders.edit', 'i', function()
       local row = current_row(bufnr)
       if row and not row.memo then
         rpc.request_sync('reminders.beginEditing', { id = row.id })
@@ -252,25 +255,16 @@ function M.open(focus)
     -- Every way out of typing a title ends editing as <Esc> does: InsertLeave (<Esc>, and <C-o> before its
     -- one command); <C-c>, which skips InsertLeave, is <Esc> here; leaving the buffer (another window, :q)
     -- or the editor while typing.
-    vim.api.nvim_create_autocmd('InsertLeave', {
-      buffer = bufnr,
-      callback = function()
-        end_editing(bufnr)
-      end,
-    })
+    buffer.autocmd('InsertLeave', bufnr, function()
+      end_editing(bufnr)
+    end)
     vim.keymap.set('i', '<C-c>', '<Esc>', { buffer = bufnr, silent = true, desc = 'End editing, as <Esc>' })
-    vim.api.nvim_create_autocmd('BufLeave', {
-      buffer = bufnr,
-      callback = function()
-        M.leave(bufnr)
-      end,
-    })
-    vim.api.nvim_create_autocmd('BufWriteCmd', {
-      buffer = bufnr,
-      callback = function()
-        write(bufnr)
-      end,
-    })
+    buffer.autocmd('BufLeave', bufnr, function()
+      M.leave(bufnr)
+    end)
+    buffer.autocmd('BufWriteCmd', bufnr, function()
+      write(bufnr)
+    end)
     buffer.register(bufnr, { 'reminders' }, function()
       render(bufnr, nil, false, true)
     end, typing)

@@ -18,8 +18,15 @@ local state = {
 
 local STDERR_KEPT = 20
 
---- The command that starts the server: `cmd` from setup, else $SATCHEL_BINARY, else `satchel` on PATH;
---- `db` and `locale` from setup become flags.
+--- The Satchel checkout this plugin lies in (clients/nvim of it), if it is one.
+local function checkout()
+  local source = debug.getinfo(1, 'S').source:gsub('^@', '')
+  return vim.fn.fnamemodify(source, ':p:h:h:h:h:h')
+end
+
+--- The command that starts the server: `cmd` from setup, else $SATCHEL_BINARY, else `satchel` on PATH, else
+--- the release (or debug) build of the checkout the plugin lies in, as satchel-client looks; `db` and
+--- `locale` from setup become flags.
 function M.command(options)
   local cmd
   if options.cmd then
@@ -30,7 +37,16 @@ function M.command(options)
       binary = vim.fn.exepath('satchel')
     end
     if binary == '' then
-      return nil, 'no satchel binary: set $SATCHEL_BINARY, put satchel on PATH, or setup({cmd = {...}})'
+      for _, build in ipairs({ 'release', 'debug' }) do
+        local candidate = checkout() .. '/.build/' .. build .. '/satchel'
+        if binary == '' and vim.fn.executable(candidate) == 1 then
+          binary = candidate
+        end
+      end
+    end
+    if binary == '' then
+      return nil, 'no satchel binary: set $SATCHEL_BINARY, put satchel on PATH, build this checkout '
+        .. '(swift build -c release), or setup({cmd = {...}})'
     end
     cmd = { binary }
   end
@@ -194,16 +210,32 @@ function M.notify(method, params)
 end
 
 --- Waits for the answer (for at most `timeout` ms, default 5000) while Neovim keeps processing events;
---- answers err, result.
-function M.request_sync(method, params, timeout)
-  local done, err, result = false, nil, nil
+--- answers err, result. A request still unanswered then is not a failure: it may yet go through. The
+--- caller gets an error with `data.reason = 'stillWaiting'` (and keeps what the person typed), and the
+--- outcome is told when it comes: `late(err, result)`, by default a notification saying how it went.
+function M.request_sync(method, params, timeout, late)
+  local done, err, result, gave_up = false, nil, nil, false
   M.request(method, params, function(e, r)
     done, err, result = true, e, r
+    if gave_up then
+      if late then
+        late(e, r)
+      else
+        local i18n = require('satchel.i18n')
+        if e then
+          vim.notify(i18n.t('late_failed', method, e.message or vim.inspect(e)), vim.log.levels.ERROR)
+        else
+          vim.notify(i18n.t('late_done', method), vim.log.levels.INFO)
+        end
+      end
+    end
   end)
   if not vim.wait(timeout or 5000, function()
     return done
   end, 10) then
-    return { code = -32097, message = 'satchel did not answer ' .. method .. ' in time', data = { reason = 'timeout' } }, nil
+    gave_up = true
+    local message = require('satchel.i18n').t('still_saving', method)
+    return { code = -32097, message = message:gsub('^Satchel: ', ''), data = { reason = 'stillWaiting' } }, nil
   end
   return err, result
 end

@@ -31,6 +31,22 @@ local function shown(path, message)
   return display
 end
 
+--- What is wrong with `path` as a place to export to or a file to import, in words, or nil.
+local function path_problem(path, reading)
+  local shown_path = vim.fn.fnamemodify(path, ':~'):gsub('(.)/$', '%1')
+  local stat = vim.loop.fs_stat(path)
+  if stat and stat.type == 'directory' then
+    return i18n.t('not_a_file', shown_path)
+  end
+  if reading and not stat then
+    return i18n.t('no_file', shown_path)
+  end
+  local folder = vim.fn.fnamemodify(path, ':h')
+  if not reading and vim.fn.isdirectory(folder) == 0 then
+    return i18n.t('no_folder', vim.fn.fnamemodify(folder, ':~'))
+  end
+end
+
 --- How many items a result's counts add up to (images belong to photos and diary posts: not counted again).
 local function items(counts)
   local total = 0
@@ -61,6 +77,10 @@ function M.export(file, bang)
     return
   end
   local path = absolute(file)
+  local problem = path_problem(path, false)
+  if problem then
+    return vim.notify(problem, vim.log.levels.ERROR)
+  end
   rpc.request('export', { path = path, overwrite = bang and true or nil }, function(err, result)
     if err and type(err.data) == 'table' and err.data.reason == 'fileExists' then
       vim.notify(i18n.t('file_exists', vim.fn.fnamemodify(path, ':~')), vim.log.levels.ERROR)
@@ -77,6 +97,11 @@ end
 function M.import(arguments)
   local file, mode = (arguments or ''):match('^(.-)%s+(%S+)$')
   if mode ~= 'merge' and mode ~= 'replace' then
+    -- The last word is part of the file's name, unless that name is no file and the rest is one: then
+    -- it was meant as a mode.
+    if file and not vim.loop.fs_stat(absolute(vim.trim(arguments))) and vim.loop.fs_stat(absolute(vim.trim(file))) then
+      return vim.notify(i18n.t('bad_mode', mode), vim.log.levels.ERROR)
+    end
     file, mode = arguments, 'merge'
   end
   if file == nil or vim.trim(file) == '' then
@@ -84,6 +109,10 @@ function M.import(arguments)
     return
   end
   local path = absolute(vim.trim(file))
+  local problem = path_problem(path, true)
+  if problem then
+    return vim.notify(problem, vim.log.levels.ERROR)
+  end
   if mode == 'replace' and vim.fn.confirm(i18n.t('replace_all', shown(path, 'replace_all')), '&Yes\n&No', 2) ~= 1 then
     return
   end
