@@ -5,12 +5,13 @@ import os
 import pathlib
 
 
-# A server that ignores SIGTERM and the end of its input; it answers "ready" once it does.
+# A server that ignores SIGTERM, shutdown and the end of its input; it answers the client's first ping once
+# it does.
 STUBBORN = """
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for line in sys.stdin:
         request = json.loads(line)
-        if request['method'] == 'ready':
+        if request['method'] == 'ping':
             answer(request, {})
     time.sleep(60)
 """

@@ -55,7 +55,7 @@ def test_changes_from_a_second_process_arrive_in_an_async_for(tmp_path):
     async def main():
         path = tmp_path / "shared.sqlite"
         async with AsyncSatchel(db=path) as watcher, AsyncSatchel(db=path) as writer:
-            await watcher.subscribe(["board"])
+            await watcher.changes.subscribe(["board"])
             post = await writer.board.create(title="Cherry")
             await writer.board.vote(id=post["id"], direction="up")
             events = [event async for event in watcher.changes(timeout=1.0)]
@@ -158,24 +158,80 @@ def test_other_notifications_reach_the_handler(stand_in):
     assert seen == [("notifications/progress", {"progress": 1})]
 
 
-def test_a_server_that_fails_to_start_reports_its_code_and_stderr():
+def test_a_server_that_fails_to_start_reports_its_code_and_stderr_at_the_start():
     async def main():
-        async with AsyncSatchel(memory=True, args=["--no-such-flag"]) as s:
-            with pytest.raises(ServerExited) as failed:
-                await s.ping()
-            assert failed.value.returncode == 2
-            assert any("--no-such-flag" in line for line in failed.value.stderr)
+        s = AsyncSatchel(memory=True, args=["--no-such-flag"])
+        with pytest.raises(ServerExited) as failed:
+            await s.start()
+        assert failed.value.returncode == 2
+        assert any("--no-such-flag" in line for line in failed.value.stderr)
+        assert "before answering its first request" in str(failed.value)
+        return s
 
-    run(main())
+    s = run(main())
+    assert s.pid not in children()
 
 
 def test_a_server_that_ignores_the_polite_end_is_killed(stand_in):
     stubborn = stand_in(STUBBORN)
 
     async def main():
-        s = await AsyncSatchel(stubborn, timeout=1).start()
-        assert await s.call("ready") == {}
+        s = await AsyncSatchel(stubborn, timeout=1).start()  # it ignores SIGTERM from now on
         await s.close(grace=0.3)
+        return s
+
+    s = run(main())
+    assert s.returncode == -signal.SIGKILL and s.pid not in children()
+
+
+def test_a_program_that_is_not_a_server_fails_at_the_start():
+    async def main():
+        with pytest.raises(ServerExited, match="before answering its first request"):
+            await AsyncSatchel("/bin/true").start()
+
+    run(main())
+    assert not children()
+
+
+def test_a_client_used_from_another_event_loop_says_so_instead_of_hanging():
+    async def start():
+        return await AsyncSatchel(memory=True).start()
+
+    loop = asyncio.new_event_loop()
+    s = loop.run_until_complete(start())
+    try:
+        async def elsewhere():
+            with pytest.raises(RuntimeError, match="another event loop"):
+                await s.ping()
+            with pytest.raises(RuntimeError, match="another event loop"):
+                await s.close()
+
+        run(elsewhere())
+        assert loop.run_until_complete(s.ping()) == {}
+    finally:
+        loop.run_until_complete(s.close())
+        loop.close()
+    assert s.returncode == 0
+
+
+def test_changes_without_a_subscription_says_so():
+    async def main():
+        async with AsyncSatchel(memory=True) as s:
+            with pytest.raises(RuntimeError, match="subscribe"):
+                s.changes()
+            await s.changes.subscribe(["notes"])
+            await s.notes.create(title="x")
+            assert [c.kind async for c in s.changes(timeout=0.5)] == ["created"]
+
+    run(main())
+
+
+def test_close_on_a_hung_server_takes_at_most_its_grace(stand_in):
+    async def main():
+        s = await AsyncSatchel(stand_in(STUBBORN), timeout=5).start()
+        started = asyncio.get_running_loop().time()
+        await s.close(grace=1.0)
+        assert asyncio.get_running_loop().time() - started < 1.4
         return s
 
     s = run(main())

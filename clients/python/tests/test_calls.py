@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
+import time
 
 import pytest
 
@@ -65,6 +67,10 @@ def test_an_unknown_name_lists_the_close_matches(satchel):
         satchel.notes.create(titel="x")
 
 
+def snake(name: str) -> str:
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
 def test_namespaces_carry_the_parameters_and_summary_of_each_method(satchel):
     discovered = {m["name"]: m for m in satchel.rpc.discover()["methods"]}
     for python_name, method in [("notes.update", "notes.update"), ("reminders.add", "reminders.add"),
@@ -73,7 +79,10 @@ def test_namespaces_carry_the_parameters_and_summary_of_each_method(satchel):
         for part in python_name.split("."):
             function = getattr(function, part)
         signature = inspect.signature(function)
-        assert list(signature.parameters) == [p["name"] for p in discovered[method]["params"]] + ["progress"]
+        expected = []
+        for param in discovered[method]["params"]:  # a camelCase name is also taken in snake_case
+            expected += [param["name"]] + ([snake(param["name"])] if snake(param["name"]) != param["name"] else [])
+        assert list(signature.parameters) == expected + ["progress", "timeout"]
         required = {p["name"] for p in discovered[method]["params"] if p["required"]}
         assert {name for name, p in signature.parameters.items() if p.default is inspect.Parameter.empty} == required
         assert " ".join(discovered[method]["summary"].split()) in " ".join(inspect.getdoc(function).split())
@@ -189,3 +198,36 @@ def test_the_binary_can_be_named_and_the_database_chosen(tmp_path, satchel_facto
         assert again.server.info()["database"] == str(path)
     with pytest.raises(ValueError, match="not both"):
         Satchel(db=path, memory=True)
+
+
+def test_camel_case_parameters_are_also_taken_in_snake_case(satchel):
+    note = satchel.notes.create(title="a")
+    satchel.notes.create(title="b")
+    updated = satchel.notes.update(id=note["id"], title="a2", if_revision=note["revision"])
+    with pytest.raises(RevisionConflict):
+        satchel.notes.update(id=note["id"], title="stale", if_revision=note["revision"])
+    with pytest.raises(RevisionConflict):
+        satchel.notes.update(id=note["id"], title="stale", ifRevision=note["revision"])
+    assert satchel.notes.move(id=note["id"], to_index=1)["id"] == note["id"]
+    assert [n["id"] for n in satchel.notes.list()["items"]][1] == note["id"]
+    assert satchel.notes.move(id=note["id"], toIndex=0)["revision"] >= updated["revision"]
+    with pytest.raises(TypeError, match="not both"):
+        satchel.notes.update(id=note["id"], ifRevision=1, if_revision=1)
+    with pytest.raises(TypeError, match="toIndex"):
+        satchel.notes.move(id=note["id"])
+    satchel.reminders.add()
+    assert satchel.reminders.end_editing()["removedId"] is not None  # a method too: endEditing
+
+
+def test_a_timeout_of_one_call_is_the_clients_own_and_never_sent(satchel_factory, slow_feed):
+    feed = slow_feed(1.0)
+    s = satchel_factory(args=["--messages-feed", feed.url], timeout=30)
+    # The server refuses a parameter it does not know: this one never reaches it.
+    assert s.notes.create(title="x", timeout=5)["title"] == "x"
+    assert s.call("notes.create", {"title": "y"}, timeout=5)["title"] == "y"
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="messages.loadMore within 0.3 s"):
+        s.messages.loadMore(limit=2, timeout=0.3)
+    assert time.monotonic() - started < 0.9
+    assert s.timeout == 30
+    assert len(s.messages.loadMore(limit=2, timeout=None)["items"]) == 2

@@ -12,7 +12,7 @@ def test_a_change_by_a_second_process_arrives_as_a_notification(tmp_path, satche
     path = tmp_path / "shared.sqlite"
     watcher = satchel_factory(db=path)
     writer = satchel_factory(db=path)
-    assert "cursor" in watcher.subscribe(["notes", "board"])
+    assert "cursor" in watcher.changes.subscribe(["notes", "board"])
     note = writer.notes.create(title="from the other process")
     writer.board.create(title="Apple")
     writer.reminders.add(title="not watched")
@@ -27,7 +27,7 @@ def test_a_notification_between_calls_is_kept_and_not_taken_for_an_answer(tmp_pa
     path = tmp_path / "shared.sqlite"
     watcher = satchel_factory(db=path)
     writer = satchel_factory(db=path)
-    watcher.subscribe()
+    watcher.changes.subscribe()
     note = writer.notes.create(title="one")
     time.sleep(0.3)  # the notification is on the pipe before the next call
     assert watcher.ping() == {}
@@ -39,7 +39,7 @@ def test_a_notification_between_calls_is_kept_and_not_taken_for_an_answer(tmp_pa
 
 
 def test_own_changes_arrive_too_in_the_order_they_were_made(satchel):
-    satchel.subscribe(domains=["reminders"])
+    satchel.changes.subscribe(domains=["reminders"])
     first = satchel.reminders.add(title="Milk")["reminder"]
     created = satchel.reminders.submit(id=first["id"])["created"]
     ended = satchel.reminders.endEditing()
@@ -59,10 +59,40 @@ def test_the_change_feed_methods_share_the_namespace(satchel):
 def test_an_iterator_without_timeout_ends_when_the_server_goes(satchel):
     from satchel_client import ServerExited
 
-    satchel.subscribe()
+    satchel.changes.subscribe()
     satchel.notes.create(title="last")
     satchel.close()
     iterator = satchel.changes()
     assert next(iterator).kind == "created"
     with pytest.raises(ServerExited):
         next(iterator)
+
+
+def test_changes_without_a_subscription_says_so_instead_of_waiting_for_ever(satchel):
+    with pytest.raises(RuntimeError, match="subscribe"):
+        satchel.changes()
+    satchel.call("changes.subscribe")  # any way of asking counts
+    satchel.notes.create(title="x")
+    assert [e.kind for e in satchel.changes(timeout=0.5)] == ["created"]
+    satchel.changes.unsubscribe()
+    with pytest.raises(RuntimeError, match="subscribe"):
+        satchel.changes(timeout=0.1)
+
+
+def test_a_change_carries_its_time_as_a_datetime(satchel):
+    import datetime
+
+    satchel.changes.subscribe()
+    before = datetime.datetime.now(datetime.timezone.utc)
+    note = satchel.notes.create(title="x")
+    (change,) = satchel.changes(timeout=0.5)
+    assert isinstance(change.at, datetime.datetime) and change.at.tzinfo is not None
+    assert abs((change.at - before).total_seconds()) < 5
+    assert change.at.isoformat(timespec="milliseconds").replace("+00:00", "Z") == note["createdAt"]
+
+
+def test_subscribe_on_the_client_is_the_same_call_and_deprecated(satchel):
+    with pytest.warns(DeprecationWarning, match="changes.subscribe"):
+        assert "cursor" in satchel.subscribe(["notes"])
+    satchel.notes.create(title="x")
+    assert [e.domain for e in satchel.changes(timeout=0.5)] == ["notes"]

@@ -82,13 +82,12 @@ def test_kill_9_during_a_call_raises_server_exited_then_and_later(satchel_factor
     assert s.pid not in children()
 
 
-def test_a_server_that_fails_to_start_reports_its_code_and_stderr(satchel_factory):
-    s = satchel_factory(args=["--no-such-flag"])
+def test_a_server_that_fails_to_start_reports_its_code_and_stderr_at_construction():
     with pytest.raises(ServerExited) as failed:
-        s.ping()
+        Satchel(memory=True, args=["--no-such-flag"])
     assert failed.value.returncode == 2
     assert any("--no-such-flag" in line for line in failed.value.stderr)
-    assert "--no-such-flag" in str(failed.value)
+    assert "--no-such-flag" in str(failed.value) and "before answering its first request" in str(failed.value)
 
 
 def test_close_sends_shutdown_and_exit_then_ends_input(stand_in, tmp_path):
@@ -105,7 +104,7 @@ def test_close_sends_shutdown_and_exit_then_ends_input(stand_in, tmp_path):
     """)
     s = Satchel(polite)
     s.close(grace=5)
-    assert log.read_text().split("\n")[:3] == ["shutdown", "exit", "end of input"]
+    assert log.read_text().split("\n")[:4] == ["ping", "shutdown", "exit", "end of input"]  # ping: at the start
     assert s.returncode == 0
 
 
@@ -122,8 +121,7 @@ def test_close_ends_the_real_server_with_code_0(tmp_path):
 
 def test_a_server_that_ignores_the_polite_end_is_terminated_then_killed(stand_in):
     stubborn = stand_in(STUBBORN)
-    s = Satchel(stubborn, timeout=1)
-    assert s.call("ready") == {}  # it ignores SIGTERM from now on
+    s = Satchel(stubborn, timeout=1)  # it ignores SIGTERM from now on
     started = time.monotonic()
     s.close(grace=0.3)
     assert time.monotonic() - started < 5
@@ -143,6 +141,9 @@ def test_other_notifications_reach_the_handler_and_are_never_taken_for_answers(s
     """)
     seen = []
     with Satchel(server, on_notification=lambda method, params: seen.append((method, params))) as s:
+        s.changes.subscribe()
+        seen.clear()  # what came with the first ping's answer and the subscription's
+        assert [change.seq for change in s.changes(timeout=0.5)] == [7, 7]
         assert s.call("anything") == {"echo": "anything"}
         assert s.call("again") == {"echo": "again"}
         assert seen == [("notifications/progress", {"progress": 1})] * 2
@@ -195,3 +196,48 @@ def test_an_unclosed_client_leaves_no_orphan_when_its_python_ends(tmp_path):
 
 def test_shutil_sees_the_real_binary():
     assert shutil.which(REAL)
+
+
+def test_a_folder_or_a_program_that_is_not_a_server_fails_at_construction(tmp_path):
+    with pytest.raises(BinaryNotFound, match="is a directory"):
+        Satchel(str(tmp_path))
+    with pytest.raises(BinaryNotFound, match="is a directory"):
+        Satchel(binary="/tmp")
+    started = time.monotonic()
+    with pytest.raises(ServerExited, match=r"exited with code 0 before answering its first request.*true"):
+        Satchel(binary="/bin/true")
+    with pytest.raises(ServerExited) as failed:
+        Satchel(binary="/bin/false")
+    assert failed.value.returncode == 1
+    assert time.monotonic() - started < 5
+    assert not children()
+
+
+def test_a_client_dropped_without_closing_ends_its_server_and_threads_with_a_resource_warning():
+    import gc
+    import warnings
+
+    s = Satchel(memory=True)
+    s.notes.create(title="x")
+    pid = s.pid
+    ours = {t for t in threading.enumerate() if t.name.endswith(f"-{pid}")}
+    assert len(ours) == 3  # reader, stderr, writer
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        del s
+        gc.collect()
+    assert any(issubclass(w.category, ResourceWarning) and "unclosed <Satchel" in str(w.message) for w in caught)
+    for _ in range(50):
+        if pid not in children() and not any(t.is_alive() for t in ours):
+            break
+        time.sleep(0.1)
+    assert pid not in children()  # ended and waited for: no zombie either
+    assert not any(t.is_alive() for t in ours)
+
+
+def test_close_on_a_hung_server_takes_at_most_its_grace(stand_in):
+    s = Satchel(stand_in(STUBBORN), timeout=5)  # answers nothing after the first ping, ignores SIGTERM
+    started = time.monotonic()
+    s.close(grace=1.0)
+    assert time.monotonic() - started < 1.4
+    assert s.returncode == -signal.SIGKILL and s.pid not in children()

@@ -8,6 +8,7 @@ import logging
 import os
 import stat
 import threading
+import time
 
 import pytest
 
@@ -237,3 +238,41 @@ def test_export_keeps_a_file_that_is_there_unless_told_to_overwrite(tmp_path):
         assert path.read_text() == "three years of work"
         assert s.export(path=str(path), overwrite=True)["counts"]["notes"] == NOTES
     assert len(json.loads(path.read_text())["notes"]) == NOTES
+
+
+@pytest.fixture(scope="module")
+def large_export(tmp_path_factory):
+    """20,000 notes exported: an import of them takes seconds, with a report about every 0.1 s."""
+    folder = tmp_path_factory.mktemp("large")
+    with Satchel(db=folder / "source.sqlite") as s:
+        fill(s, 20_000)
+        s.export(path=str(folder / "export.json"))
+    return folder / "export.json"
+
+
+LONG_CALL_TIMEOUT = 2.0  # far longer than the quiet time between two reports, far shorter than the import
+
+
+def test_progress_reports_extend_the_deadline_of_a_long_call(large_export):
+    reports = []
+    with Satchel(memory=True, timeout=LONG_CALL_TIMEOUT) as s:
+        started = time.monotonic()
+        assert s.import_(path=str(large_export), mode="merge", progress=reports.append) == {
+            "imported": {"notes": 20_000}}
+        took = time.monotonic() - started
+    assert took > LONG_CALL_TIMEOUT, "the import was too quick to show anything"
+    assert_reports(reports, 20_000)
+
+
+def test_progress_reports_extend_the_deadline_of_a_long_call_with_asyncio(large_export):
+    reports = []
+
+    async def main():
+        async with AsyncSatchel(memory=True) as s:
+            started = time.monotonic()
+            await s.import_(path=str(large_export), mode="merge", progress=reports.append,
+                            timeout=LONG_CALL_TIMEOUT)
+            return time.monotonic() - started
+
+    assert asyncio.run(main()) > LONG_CALL_TIMEOUT
+    assert_reports(reports, 20_000)

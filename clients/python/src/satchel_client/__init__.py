@@ -8,7 +8,7 @@ from ._launch import find_binary
 from ._namespace import UNSET
 from ._protocol import Change, Progress
 from .aio import AsyncSatchel
-from .client import Satchel
+from .client import Satchel, SatchelFactory
 from .errors import (
     BinaryNotFound,
     FreeLimitReached,
@@ -32,6 +32,6 @@ __version__ = "0.1.0"
 __all__ = [
     "AsyncSatchel", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
     "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RevisionConflict", "Satchel",
-    "SatchelError", "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable",
+    "SatchelError", "SatchelFactory", "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable",
     "ValidationFailed", "find_binary",
 ]

@@ -4,13 +4,15 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._launch import command, environment
 from ._namespace import no_such_method
 from ._protocol import LOG, TOKEN_PREFIX, Change, Ledger, Progress
-from .api import PATHS, Methods
+from .api import PATHS
 from .errors import ServerExited
+
+__all__ = ["LOG", "Connection", "NotificationHandler"]
 
 #: A handler for notifications other than ``changed``: ``handler(method, params)``, on the reading thread
 #: (blocking client) or the event loop (asyncio client).
@@ -19,7 +21,7 @@ NotificationHandler = Callable[[str, Any], None]
 STDERR_LINES_KEPT = 20
 
 
-class Connection(Methods):
+class Connection:
     """One server process and the state both clients keep about it."""
 
     def __init__(
@@ -45,11 +47,14 @@ class Connection(Methods):
         self._returncode: int | None = None
         self._gone = False
         self._closed = False
+        self._subscribed = False  # changes.subscribe answered, and no changes.unsubscribe since
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        raise no_such_method(name, PATHS)
+    if not TYPE_CHECKING:  # a type checker reports a misspelt name itself
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("_"):
+                raise AttributeError(name)
+            raise no_such_method(name, PATHS)
 
     @property
     def pid(self) -> int | None:
@@ -62,9 +67,27 @@ class Connection(Methods):
         """The server's exit status once it has ended, else ``None``."""
         return self._returncode
 
-    def exited(self) -> ServerExited:
+    def exited(self, when: str = "") -> ServerExited:
         """A fresh exception describing how the server ended (one per raise: tracebacks stay apart)."""
-        return ServerExited(self._returncode, list(self._stderr_tail))
+        return ServerExited(self._returncode, list(self._stderr_tail), when)
+
+    def _answered(self, method: str) -> None:
+        """Keeps track of the subscription, whichever way it was asked for."""
+        if method == "changes.subscribe":
+            self._subscribed = True
+        elif method == "changes.unsubscribe":
+            self._subscribed = False
+
+    def _not_subscribed(self) -> RuntimeError:
+        return RuntimeError(
+            "changes() waits for `changed` notifications, and this connection has not asked for them: call "
+            "s.changes.subscribe() first (or, after changes.unsubscribe, again)"
+        )
+
+    def _not_started(self, argv0: str) -> str:
+        """How a server that ended before its first answer is described (its stderr says why, if anything)."""
+        hint = "" if self._stderr_tail else f" (is {argv0} a satchel server?)"
+        return f" before answering its first request{hint}"
 
     def _route(self, method: str, params: Any) -> Change | None:
         """A ``changed`` notification as a ``Change``; progress for a call made with ``progress=`` to that

@@ -20,14 +20,14 @@ def find_binary(binary: str | os.PathLike[str] | None = None, start: pathlib.Pat
     default the working directory)."""
     if binary is not None:
         path = os.fspath(binary)
-        resolved = shutil.which(path) if os.sep not in path else (path if os.access(path, os.X_OK) else None)
+        resolved = shutil.which(path) if os.sep not in path else (path if runnable(path) else None)
         if resolved is None:
-            raise BinaryNotFound(f"the satchel binary {path!r} does not exist or is not executable")
+            raise BinaryNotFound(f"the satchel binary {path!r} {why_not(path)}")
         return resolved
     from_env = os.environ.get("SATCHEL_BINARY")
     if from_env:
-        if not os.access(from_env, os.X_OK):
-            raise BinaryNotFound(f"$SATCHEL_BINARY names {from_env!r}, which does not exist or is not executable")
+        if not runnable(from_env):
+            raise BinaryNotFound(f"$SATCHEL_BINARY names {from_env!r}, which {why_not(from_env)}")
         return from_env
     on_path = shutil.which("satchel")
     if on_path:
@@ -40,7 +40,7 @@ def find_binary(binary: str | os.PathLike[str] | None = None, start: pathlib.Pat
         for flavour in ("release", "debug"):
             candidate = folder / ".build" / flavour / "satchel"
             looked.append(str(candidate))
-            if os.access(candidate, os.X_OK):
+            if runnable(candidate):
                 return str(candidate)
         break
     checkout = ", ".join(looked) if looked else "no Satchel checkout around the working directory"
@@ -49,6 +49,20 @@ def find_binary(binary: str | os.PathLike[str] | None = None, start: pathlib.Pat
         f"checkout (`swift build -c release`) so that .build/release/satchel or .build/debug/satchel exists "
         f"(looked at: {checkout})"
     )
+
+
+def runnable(path: str | os.PathLike[str]) -> bool:
+    """A file this process may execute (a folder has the execute bit too, and is not one)."""
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def why_not(path: str) -> str:
+    """Why ``path`` cannot be run, in words."""
+    if os.path.isdir(path):
+        return "is a directory, not an executable"
+    if os.path.exists(path):
+        return "is not executable"
+    return "does not exist or is not executable"
 
 
 def command(

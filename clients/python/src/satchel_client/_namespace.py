@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class Unset:
@@ -31,6 +32,17 @@ def named(**params: Any) -> dict[str, Any]:
     return {name: value for name, value in params.items() if value is not UNSET}
 
 
+def either(name: str, camel: Any, snake: Any, required: bool = False) -> Any:
+    """The value of a parameter that may be spelt ``ifRevision`` or ``if_revision``: whichever was given."""
+    snake_name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    if camel is not UNSET and snake is not UNSET:
+        raise TypeError(f"pass {name} or {snake_name}, not both")
+    value = camel if snake is UNSET else snake
+    if required and value is UNSET:
+        raise TypeError(f"missing the keyword argument {name} (or {snake_name})")
+    return value
+
+
 def no_such_method(path: str, known: Sequence[str]) -> AttributeError:
     """The error for ``s.notes.craete``: it names the close matches among the known methods."""
     matches = difflib.get_close_matches(path, known, n=3, cutoff=0.6)
@@ -46,12 +58,14 @@ class Namespace:
     def __init__(self, call: Callable[..., Any]) -> None:
         self._call = call
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        from .api import PATHS
+    if not TYPE_CHECKING:  # a type checker reports a misspelt method itself
 
-        raise no_such_method(f"{self._prefix}.{name}", PATHS)
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("_"):
+                raise AttributeError(name)
+            from .api import PATHS
+
+            raise no_such_method(f"{self._prefix}.{name}", PATHS)
 
     def __dir__(self) -> list[str]:
         return [name for name in type(self).__dict__ if not name.startswith("_")]

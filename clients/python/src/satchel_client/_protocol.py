@@ -6,6 +6,7 @@ import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Union
 
 from .errors import SatchelError, error_from
@@ -19,22 +20,33 @@ Params = Union[Mapping[str, Any], Sequence[Any], None]
 class Change:
     """One ``changed`` notification: a committed mutation, whoever made it.
 
-    ``entity`` is the entity as it is now, ``None`` once it is deleted.
+    ``at`` is when it was committed (an aware ``datetime``, UTC; ``None`` if the server gave no time);
+    ``entity`` is the entity as it is now (the dict its ``get`` answers), ``None`` once it is deleted.
     """
 
     seq: int
-    at: str
+    at: datetime | None
     domain: str
     kind: str
     id: str
-    entity: Any
+    entity: dict[str, Any] | None
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Change:
         return cls(
-            seq=params["seq"], at=params.get("at", ""), domain=params["domain"], kind=params["kind"],
+            seq=params["seq"], at=timestamp(params.get("at")), domain=params["domain"], kind=params["kind"],
             id=params["id"], entity=params.get("entity"),
         )
+
+
+def timestamp(text: Any) -> datetime | None:
+    """An ISO 8601 time of the server (``2026-11-25T21:25:00.504Z``) as an aware ``datetime``."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -76,7 +88,8 @@ def checked_progress(progress: Any, coroutines: bool) -> OnProgress | None:
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     if not coroutines and inspect.iscoroutinefunction(progress):
         raise TypeError("Satchel calls progress callbacks as plain functions; a coroutine function needs AsyncSatchel")
-    return progress
+    callback: OnProgress = progress
+    return callback
 
 
 def with_progress_token(params: Any, token: str) -> dict[str, Any]:

@@ -8,17 +8,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import warnings
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
+from ._namespace import UNSET, Unset, named
 from ._pipes import Pipes
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
 from ._protocol import refused_as_a_whole, request, unwrap
-from .api import Changes
+from .api import AsyncChanges, AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # the outcome of every call in flight when the server ends
@@ -66,19 +68,37 @@ class _Reports:
                 self.arrived = None
 
 
-class AsyncChangeFeed(Changes):
+class AsyncChangeFeed(AsyncChanges):
     """``await s.changes.since(...)`` and the other ``changes.*`` methods; ``async for e in s.changes()``."""
 
     def __init__(self, connection: AsyncSatchel) -> None:
         super().__init__(connection._call)
         self._connection = connection
 
+    def subscribe(
+        self,
+        domains: Sequence[str] | None | Unset = UNSET,
+        *,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> Coroutine[Any, Any, ChangesSubscribeResult]:
+        """From now on, a ``changed`` notification for every committed change (in ``domains``, or every app),
+        whoever makes it; read them with ``changes()``. Answers ``{"cursor": str}``: the place in the feed
+        now, for ``changes.since(cursor=...)``."""
+        wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
+        return cast('Coroutine[Any, Any, ChangesSubscribeResult]', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
+
     def __call__(self, timeout: float | None = None) -> AsyncIterator[Change]:
-        """The ``changed`` events as they arrive; with a ``timeout``, ends after that many quiet seconds."""
-        return self._connection._iterate_changes(timeout)
+        """The ``changed`` events as they arrive; with a ``timeout``, ends after that many quiet seconds.
+        ``RuntimeError`` when the connection is not subscribed and no event waits."""
+        connection = self._connection
+        connection._check_running()
+        if not connection._subscribed and connection._changes.empty():
+            raise connection._not_subscribed()
+        return connection._iterate_changes(timeout)
 
 
-class AsyncSatchel(Connection):
+class AsyncSatchel(Connection, AsyncMethods):
     """A ``satchel`` server process and an asyncio JSON-RPC connection to it.
 
     Takes the options of ``Satchel``. Start it with ``async with AsyncSatchel(...) as s`` or
@@ -89,9 +109,10 @@ class AsyncSatchel(Connection):
 
     _transport: asyncio.SubprocessTransport | None = None
     _spawning: asyncio.Future[None] | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
 
     @cached_property
-    def changes(self) -> AsyncChangeFeed:  # type: ignore[override]
+    def changes(self) -> AsyncChangeFeed:
         return AsyncChangeFeed(self)
 
     @property
@@ -99,9 +120,12 @@ class AsyncSatchel(Connection):
         return self._transport.get_pid() if self._transport is not None else None
 
     async def start(self) -> AsyncSatchel:
-        """Spawns the server (once, however many tasks ask)."""
+        """Spawns the server (once, however many tasks ask) and waits for its answer to a first ``ping``: a
+        binary that is not a satchel server, or one that cannot start, fails here with ``ServerExited``."""
         if self._spawning is None:
+            self._loop = asyncio.get_running_loop()
             self._spawning = asyncio.ensure_future(self._spawn())
+        self._check_loop()
         await asyncio.shield(self._spawning)
         return self
 
@@ -111,10 +135,30 @@ class AsyncSatchel(Connection):
         self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
         self._watchdog: asyncio.TimerHandle | None = None
         loop = asyncio.get_running_loop()
-        self._transport, self._pipes = await loop.subprocess_exec(
+        transport, self._pipes = await loop.subprocess_exec(
             lambda: Pipes(self), *self.argv, stdin=-1, stdout=-1, stderr=-1, env=self.env
         )
-        self._stdin = self._transport.get_pipe_transport(0)
+        self._transport = transport
+        stdin = transport.get_pipe_transport(0)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        self._stdin: asyncio.WriteTransport = stdin
+        try:
+            await self._request("ping", None, self.timeout)
+        except ServerExited:
+            await self.close()
+            raise self.exited(self._not_started(self.argv[0])) from None
+        except TimeoutError:
+            await self.close(grace=0.5)
+            raise TimeoutError(
+                f"{self.argv[0]} did not answer ping within {self.timeout} s: is it a satchel server?"
+            ) from None
+
+    def _check_loop(self) -> None:
+        if asyncio.get_running_loop() is not self._loop:
+            raise RuntimeError(
+                "this AsyncSatchel was started in another event loop; its pipes belong to that loop: use it only "
+                "there, or start an AsyncSatchel of its own in this one"
+            )
 
     async def __aenter__(self) -> AsyncSatchel:
         return await self.start()
@@ -129,16 +173,28 @@ class AsyncSatchel(Connection):
     # Calls
 
     async def call(
-        self, method: str, params: Params = None, /, *, progress: OnProgress | None = None, **named: Any
+        self,
+        method: str,
+        params: Params = None,
+        /,
+        *,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+        **named: Any,
     ) -> Any:
         """Sends ``method`` and awaits its result; raises as ``Satchel.call`` does.
 
         ``progress``: called with each ``Progress`` the server reports, in the task awaiting this call; a
-        coroutine function is awaited (in order: the call returns once the last report is handled)."""
-        return await self._request(method, merge_params(params, named), self.timeout, progress)
+        coroutine function is awaited (in order: the call returns once the last report is handled).
+        ``timeout``: as ``Satchel.call``'s."""
+        return await self._request(
+            method, merge_params(params, named), self.timeout if isinstance(timeout, Unset) else timeout, progress
+        )
 
-    def _call(self, method: str, params: Any, progress: OnProgress | None = None) -> Any:
-        return self._request(method, params, self.timeout, progress)
+    def _call(
+        self, method: str, params: Any, progress: OnProgress | None = None, timeout: float | None | Unset = UNSET
+    ) -> Any:
+        return self._request(method, params, self.timeout if isinstance(timeout, Unset) else timeout, progress)
 
     async def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
         """Sends a notification (never answered)."""
@@ -176,21 +232,33 @@ class AsyncSatchel(Connection):
         self._check_running()
         id = self._ledger.next_id()
         line, token, callback = outgoing(method, params, id, progress, coroutines=True)
-        answer = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
         if token is None:
             (value,) = await self._exchange({id: answer}, line, timeout, method)
-            return unwrap(value)
-        reports = _Reports(callback, answer)
-        self._progress[token] = reports.report
-        try:
-            (value,) = await self._exchange({id: answer}, line, timeout, method, reports)
-        finally:
-            del self._progress[token]
-        return unwrap(value)
+        else:
+            reports = _Reports(callback, answer)
+
+            def deliver(progress: Progress) -> None:
+                reports.report(progress)
+                entry = self._deadlines.get(id)
+                if entry is not None and timeout is not None:  # a call that shows progress is not late
+                    self._deadlines[id] = (loop.time() + timeout, entry[1])
+
+            self._progress[token] = deliver
+            try:
+                (value,) = await self._exchange({id: answer}, line, timeout, method, reports)
+            finally:
+                del self._progress[token]
+        result = unwrap(value)
+        if method.startswith("changes."):
+            self._answered(method)
+        return result
 
     def _check_running(self) -> None:
         if self._transport is None:
             raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
+        self._check_loop()
         if self._gone:
             raise self.exited()
 
@@ -273,9 +341,10 @@ class AsyncSatchel(Connection):
 
     # Live changes
 
-    async def subscribe(self, domains: Sequence[str] | None = None) -> Any:
-        """Asks for ``changed`` notifications (in ``domains``, or all); read them with ``changes()``."""
-        return await self._call("changes.subscribe", None if domains is None else {"domains": list(domains)})
+    async def subscribe(self, domains: Sequence[str] | None = None) -> ChangesSubscribeResult:
+        """Deprecated: ``await s.changes.subscribe(domains)``, the same call."""
+        warnings.warn("s.subscribe() is s.changes.subscribe()", DeprecationWarning, stacklevel=2)
+        return await self.changes.subscribe(domains)
 
     async def _iterate_changes(self, timeout: float | None) -> AsyncIterator[Change]:
         if self._transport is None:
@@ -326,31 +395,41 @@ class AsyncSatchel(Connection):
     # Lifetime
 
     async def close(self, grace: float = 2.0) -> None:
-        """Ends the server politely, then terminates and kills it after ``grace`` seconds; waits for it.
-        Even when the closing task is cancelled, the server does not outlive it."""
+        """Ends the server politely; terminates it after half of ``grace`` seconds and kills it at ``grace``, so
+        it returns within ``grace`` seconds; waits for it. Even when the closing task is cancelled, the server
+        does not outlive it."""
         if self._spawning is not None and not self._spawning.done():
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._spawning)
+            self._check_loop()
+            if asyncio.current_task() is not self._spawning:  # not the start's own cleanup
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self._spawning)
         if self._closed or self._transport is None:
             return
+        self._check_loop()
         self._closed = True
         transport = self._transport
         finished = self._pipes.finished
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+
+        def left(share: float) -> float:
+            return max(0.0, started + grace * share - loop.time())
+
         try:
             if not self._gone:
                 with contextlib.suppress(SatchelError, TimeoutError, ServerExited):
-                    await self._request("shutdown", None, grace)
+                    await self._request("shutdown", None, grace / 2)
                     self._ledger.sent_notification()
                     self._send(encode(request("exit", None, None)))
             self._stdin.close()
             try:
-                await asyncio.wait_for(asyncio.shield(finished), grace)
+                await asyncio.wait_for(asyncio.shield(finished), left(0.5))
             except asyncio.TimeoutError:
-                LOG.warning("satchel %d did not exit within %s s; terminating it", self.pid, grace)
+                LOG.warning("satchel %d did not exit in time; terminating it", self.pid)
                 with contextlib.suppress(ProcessLookupError):
                     transport.terminate()
                 try:
-                    await asyncio.wait_for(asyncio.shield(finished), grace)
+                    await asyncio.wait_for(asyncio.shield(finished), left(1.0))
                 except asyncio.TimeoutError:
                     with contextlib.suppress(ProcessLookupError):
                         transport.kill()

@@ -1,20 +1,26 @@
 """``Satchel``: the blocking client. One server process, one reader thread, calls from any thread."""
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+import warnings
+import weakref
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import IO, Any, Protocol, cast
 
-from ._connection import LOG, Connection
+from ._connection import LOG, Connection, NotificationHandler
 from ._launch import log_server_line
+from ._namespace import UNSET, Unset, named
 from ._outbox import Outbox
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
 from ._protocol import refused_as_a_whole, request, unwrap
-from .api import Changes
+from .api import Changes, ChangesSubscribeResult, Methods
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # put on the change queue when the server has ended
@@ -59,6 +65,7 @@ class _Reporting(_Waiter):
         self.reports.put(_ANSWERED)
 
     def wait(self, timeout: float | None) -> bool:
+        """Waits for the answer; each report restarts the ``timeout``: a call that shows progress is not late."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -68,6 +75,8 @@ class _Reporting(_Waiter):
                 return self.event.is_set()
             if item is _ANSWERED:
                 return True
+            if timeout is not None:
+                deadline = time.monotonic() + timeout
             report(self.callback, item)
 
 
@@ -78,16 +87,33 @@ class ChangeFeed(Changes):
         super().__init__(connection._call)
         self._connection = connection
 
+    def subscribe(
+        self,
+        domains: Sequence[str] | None | Unset = UNSET,
+        *,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ChangesSubscribeResult:
+        """From now on, a ``changed`` notification for every committed change (in ``domains``, or every app),
+        whoever makes it; read them with ``changes()``. Answers ``{"cursor": str}``: the place in the feed
+        now, for ``changes.since(cursor=...)``."""
+        wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
+        return cast('ChangesSubscribeResult', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
+
     def __call__(self, timeout: float | None = None) -> Iterator[Change]:
         """The ``changed`` events, in order, as they arrive (after ``subscribe``).
 
         With a ``timeout``, the iteration ends after that many seconds without an event; without, it ends
-        only with ``ServerExited`` when the server goes.
+        only with ``ServerExited`` when the server goes. ``RuntimeError`` when the connection is not
+        subscribed and no event waits (it would wait for ever).
         """
-        return self._connection._iterate_changes(timeout)
+        connection = self._connection
+        if not connection._subscribed and connection._changes.empty():
+            raise connection._not_subscribed()
+        return connection._iterate_changes(timeout)
 
 
-class Satchel(Connection):
+class Satchel(Connection, Methods):
     """A ``satchel`` server process and a blocking JSON-RPC connection to it.
 
     ``binary``: the executable (else ``$SATCHEL_BINARY``, ``satchel`` on ``PATH``, or a checkout's build).
@@ -99,30 +125,64 @@ class Satchel(Connection):
 
     def __init__(
         self,
-        binary: Any = None,
+        binary: str | os.PathLike[str] | None = None,
         *,
-        db: Any = None,
+        db: str | os.PathLike[str] | None = None,
         memory: bool = False,
         args: Sequence[str] = (),
-        env: Any = None,
+        env: Mapping[str, str] | None = None,
         timeout: float | None = 10.0,
-        on_notification: Any = None,
+        on_notification: NotificationHandler | None = None,
     ) -> None:
+        self._closed = True  # until the server is running: nothing for __del__ to end
         super().__init__(
             binary, db=db, memory=memory, args=args, env=env, timeout=timeout, on_notification=on_notification
         )
         self._lock = threading.Lock()  # the ledger and the pipe to the server
         self._changes: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._process = subprocess.Popen(
+        self._process = process = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env
         )
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        self._closed = False
+        # The threads hold the client weakly, so that a client nobody holds is collected (and ends its server).
         self._stderr_reader = threading.Thread(
-            target=self._read_stderr, name=f"satchel-stderr-{self._process.pid}", daemon=True
+            target=_read_stderr, args=(process.stderr, self._stderr_tail), name=f"satchel-stderr-{process.pid}",
+            daemon=True,
         )
-        self._reader = threading.Thread(target=self._read, name=f"satchel-reader-{self._process.pid}", daemon=True)
-        self._outbox = Outbox(self._process.stdin, f"satchel-writer-{self._process.pid}")
+        self._reader = threading.Thread(
+            target=_read, args=(weakref.ref(self), process.stdout), name=f"satchel-reader-{process.pid}", daemon=True
+        )
+        self._outbox = Outbox(process.stdin, f"satchel-writer-{process.pid}")
         self._stderr_reader.start()
         self._reader.start()
+        self._started()
+
+    def _started(self) -> None:
+        """Waits for the answer to a first ``ping``: a binary that is not a satchel server, or one that cannot
+        start, fails here with ``ServerExited`` (or ``TimeoutError``) instead of at the first call."""
+        try:
+            self._request("ping", None, self.timeout)
+        except ServerExited:
+            self.close()
+            raise self.exited(self._not_started(self.argv[0])) from None
+        except TimeoutError:
+            self.close(grace=0.5)
+            raise TimeoutError(
+                f"{self.argv[0]} did not answer ping within {self.timeout} s: is it a satchel server?"
+            ) from None
+
+    def __del__(self) -> None:
+        if getattr(self, "_closed", True):
+            return
+        self._closed = True
+        warnings.warn(f"unclosed {self!r}: close it, or use `with Satchel(...) as s:`", ResourceWarning, source=self)
+        if sys.is_finalizing():  # no thread starts now; the server ends at the end of its input, with this process
+            return
+        try:  # end it the way close() does, on a thread of its own: this may run on any thread, the reader's too
+            threading.Thread(target=_end, args=(self._process, self._outbox, 2.0), daemon=True).start()
+        except RuntimeError:  # the interpreter is shutting down
+            pass
 
     def __enter__(self) -> Satchel:
         return self
@@ -135,28 +195,41 @@ class Satchel(Connection):
         return f"<Satchel pid={self.pid} {state}>"
 
     @cached_property
-    def changes(self) -> ChangeFeed:  # type: ignore[override]
+    def changes(self) -> ChangeFeed:
         return ChangeFeed(self)
 
     # Calls
 
     def call(
-        self, method: str, params: Params = None, /, *, progress: OnProgress | None = None, **named: Any
+        self,
+        method: str,
+        params: Params = None,
+        /,
+        *,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+        **named: Any,
     ) -> Any:
         """Sends ``method`` with ``params`` (a mapping or a sequence) or keyword arguments; returns its result.
 
         ``progress``: a callable given each ``Progress`` the server reports about this call (the request
         carries ``_meta.progressToken``); it runs on this thread while the call waits, and what it raises
-        is logged. A parameter of the method that is itself called ``progress`` goes in ``params``.
+        is logged. ``timeout``: seconds to wait for this answer (``None``: for ever; default ``self.timeout``);
+        each progress report restarts it. Parameters of the method called ``progress`` or ``timeout`` go in
+        ``params``.
 
-        Raises the ``SatchelError`` subclass of an error answer, ``TimeoutError`` past ``self.timeout`` (the
+        Raises the ``SatchelError`` subclass of an error answer, ``TimeoutError`` past the timeout (the
         connection stays usable), ``ServerExited`` when the server is gone, ``TypeError`` for params that
         JSON cannot carry (nothing is sent then).
         """
-        return self._request(method, merge_params(params, named), self.timeout, progress)
+        return self._request(
+            method, merge_params(params, named), self.timeout if isinstance(timeout, Unset) else timeout, progress
+        )
 
-    def _call(self, method: str, params: Any, progress: OnProgress | None = None) -> Any:
-        return self._request(method, params, self.timeout, progress)
+    def _call(
+        self, method: str, params: Any, progress: OnProgress | None = None, timeout: float | None | Unset = UNSET
+    ) -> Any:
+        return self._request(method, params, self.timeout if isinstance(timeout, Unset) else timeout, progress)
 
     def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
         """Sends a notification: a request without an id, which the server never answers."""
@@ -200,17 +273,23 @@ class Satchel(Connection):
                 raise self.exited()
             id = self._ledger.next_id()
             line, token, callback = outgoing(method, params, id, progress, coroutines=False)
-            waiter = _Waiter() if callback is None else _Reporting(callback)
-            if token is not None:
-                self._progress[token] = waiter.report
+            waiter: _Waiter
+            if token is None:
+                waiter = _Waiter()
+            else:
+                waiter = reporting = _Reporting(callback)
+                self._progress[token] = reporting.report
             self._ledger.sent({id: waiter})
             self._outbox.write(line)
         try:
-            return unwrap(self._wait({id: waiter}, timeout, method)[0])
+            result = unwrap(self._wait({id: waiter}, timeout, method)[0])
         finally:
             if token is not None:
                 with self._lock:
                     del self._progress[token]
+        if method.startswith("changes."):
+            self._answered(method)
+        return result
 
     def _check_thread(self) -> None:
         if threading.current_thread() is self._reader:
@@ -243,10 +322,10 @@ class Satchel(Connection):
 
     # Live changes
 
-    def subscribe(self, domains: Sequence[str] | None = None) -> Any:
-        """Asks for a ``changed`` notification for every committed change (in ``domains``, or all); the
-        events are then read with ``changes()``. Answers ``{cursor}``."""
-        return self._call("changes.subscribe", None if domains is None else {"domains": list(domains)})
+    def subscribe(self, domains: Sequence[str] | None = None) -> ChangesSubscribeResult:
+        """Deprecated: ``s.changes.subscribe(domains)``, the same call."""
+        warnings.warn("s.subscribe() is s.changes.subscribe()", DeprecationWarning, stacklevel=2)
+        return self.changes.subscribe(domains)
 
     def _iterate_changes(self, timeout: float | None) -> Iterator[Change]:
         while True:
@@ -259,26 +338,27 @@ class Satchel(Connection):
                 raise self.exited()
             yield item
 
-    # The two reading threads
+    # What the reader thread reads
 
-    def _read(self) -> None:
-        stdout = self._process.stdout
-        assert stdout is not None
-        for line in iter(stdout.readline, b""):
-            try:
-                incoming = Incoming(line)
-            except ValueError:
-                LOG.warning("not JSON on the server's stdout: %r", line[:200])
-                continue
-            if incoming.answers:
-                with self._lock:
-                    resolved = [pair for id, answer in incoming.answers for pair in self._ledger.answered(id, answer)]
-                for waiter, value in resolved:
-                    waiter.set(value)
-            for method, params in incoming.notifications:
-                change = self._route(method, params)
-                if change is not None:
-                    self._changes.put(change)
+    def _take(self, line: bytes) -> None:
+        """One line from the server: answers to their callers, changes to the queue, other notifications on."""
+        try:
+            incoming = Incoming(line)
+        except ValueError:
+            LOG.warning("not JSON on the server's stdout: %r", line[:200])
+            return
+        if incoming.answers:
+            with self._lock:
+                resolved = [pair for id, answer in incoming.answers for pair in self._ledger.answered(id, answer)]
+            for waiter, value in resolved:
+                waiter.set(value)
+        for method, params in incoming.notifications:
+            change = self._route(method, params)
+            if change is not None:
+                self._changes.put(change)
+
+    def _ended(self) -> None:
+        """The server's output has ended: every waiter, and every reader of changes, learns it."""
         self._returncode = self._process.wait()
         self._stderr_reader.join(1.0)  # so that the report carries the server's last words
         with self._lock:
@@ -288,45 +368,100 @@ class Satchel(Connection):
             waiter.set(_GONE)
         self._changes.put(_GONE)
 
-    def _read_stderr(self) -> None:
-        stderr = self._process.stderr
-        assert stderr is not None
-        for raw in iter(stderr.readline, b""):
-            line = raw.decode("utf-8", "replace")
-            self._keep_stderr(line)
-            log_server_line(line)
-
     # Lifetime
 
     def close(self, grace: float = 2.0) -> None:
-        """Ends the server politely (``shutdown``, ``exit``, end of input); after ``grace`` seconds it is
-        terminated, then killed. Waits for it, so no process is left behind. Calling it again does nothing."""
+        """Ends the server politely (``shutdown``, ``exit``, end of input); a server still running after half
+        of ``grace`` seconds is terminated, and killed at ``grace``: it returns within ``grace`` seconds (and
+        the moment a killed process takes to go). Waits for it, so no process is left behind. Calling it
+        again does nothing."""
         if self._closed:
             return
         self._closed = True
+        started = time.monotonic()
+        polite = started + grace / 2
         process = self._process
         if not self._gone:
             try:
-                self._request("shutdown", None, grace)
+                self._request("shutdown", None, grace / 2)
                 self.notify("exit")
             except (SatchelError, TimeoutError, ServerExited):
                 pass
-        self._outbox.close(grace)
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            LOG.warning("satchel %d did not exit within %s s; terminating it", process.pid, grace)
-            process.terminate()
-            try:
-                process.wait(grace)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        self._reader.join(grace)
-        self._stderr_reader.join(grace)
+        self._outbox.close(_left(polite))
+        _wait_or_kill(process, polite, started + grace)
+        self._reader.join(max(0.1, _left(started + grace)))
+        self._stderr_reader.join(max(0.1, _left(started + grace)))
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
 
 
-__all__ = ["Satchel", "ChangeFeed"]
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
+
+
+def _wait_or_kill(process: subprocess.Popen[bytes], polite: float, end: float) -> None:
+    """Waits for ``process`` until ``polite``, terminates it then, and kills it at ``end``; waits for it."""
+    try:
+        process.wait(_left(polite))
+    except subprocess.TimeoutExpired:
+        LOG.warning("satchel %d did not exit in time; terminating it", process.pid)
+        process.terminate()
+        try:
+            process.wait(_left(end))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _read(client: weakref.ReferenceType[Satchel], stdout: IO[bytes]) -> None:
+    """The reader thread: each line to the client, while the client is alive; then the end."""
+    for line in iter(stdout.readline, b""):
+        satchel = client()
+        if satchel is None:
+            break
+        satchel._take(line)
+        del satchel
+    satchel = client()
+    if satchel is not None:
+        satchel._ended()
+    else:  # collected unclosed: _end waits for the process
+        for _ in iter(stdout.readline, b""):
+            pass
+        stdout.close()
+
+
+def _read_stderr(stderr: IO[bytes], tail: deque[str]) -> None:
+    """The stderr thread: every line logged, the last ones kept for ``ServerExited``."""
+    for raw in iter(stderr.readline, b""):
+        line = raw.decode("utf-8", "replace")
+        tail.append(line.rstrip("\r\n"))
+        log_server_line(line)
+    stderr.close()
+
+
+def _end(process: subprocess.Popen[bytes], outbox: Outbox, grace: float) -> None:
+    """Ends the server of a client collected unclosed: end of input; after ``grace`` seconds, as ``close``."""
+    started = time.monotonic()
+    outbox.close(grace / 2)
+    _wait_or_kill(process, started + grace / 2, started + grace)
+
+
+class SatchelFactory(Protocol):
+    """The type of the pytest fixture ``satchel_factory``: starts a ``Satchel`` with its options (in memory
+    unless ``db`` is given), closed after the test."""
+
+    def __call__(
+        self,
+        binary: str | os.PathLike[str] | None = None,
+        *,
+        db: str | os.PathLike[str] | None = None,
+        memory: bool = False,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = 10.0,
+        on_notification: NotificationHandler | None = None,
+    ) -> Satchel: ...
+
+
+__all__ = ["Satchel", "ChangeFeed", "SatchelFactory"]

@@ -105,12 +105,12 @@ class ServerExited(ConnectionError):
     ``returncode`` is its exit status (negative: killed by that signal), ``stderr`` its last lines.
     """
 
-    def __init__(self, returncode: int | None, stderr: list[str]) -> None:
+    def __init__(self, returncode: int | None, stderr: list[str], when: str = "") -> None:
         self.returncode = returncode
         self.stderr = list(stderr)
         tail = "".join(f"\n  {line}" for line in self.stderr)
         how = "is gone" if returncode is None else f"exited with code {returncode}"
-        super().__init__(f"the satchel server {how}" + (f"; its last stderr lines:{tail}" if tail else ""))
+        super().__init__(f"the satchel server {how}{when}" + (f"; its last stderr lines:{tail}" if tail else ""))
 
 
 class BinaryNotFound(FileNotFoundError):

@@ -1,0 +1,37 @@
+"""Code a type checker must accept: the documented surface, typed as it behaves."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from satchel_client import AsyncSatchel, Change, Satchel, SatchelFactory
+from satchel_client.api import Note, RemindersListResult
+
+
+def blocking(s: Satchel) -> str:
+    note: Note = s.notes.create(title="x", color={"hue": 0.3, "saturation": 0.4, "brightness": 1})
+    s.notes.update(id=note["id"], if_revision=note["revision"], timeout=5)
+    s.notes.update(id=note["id"], ifRevision=note["revision"] + 1, deadline=None)
+    s.notes.move(id=note["id"], to_index=0)
+    s.notes.move(id=note["id"], toIndex=0)
+    page: RemindersListResult = s.reminders.list()
+    titles = [reminder["title"] for reminder in page["items"]]
+    cursor: str = s.changes.subscribe(["notes"])["cursor"]
+    for change in s.changes(timeout=0.1):
+        when: datetime | None = change.at
+        print(change.kind, change.id, when, cursor)
+    votes = s.board.list(sort="hot")["items"][0].get("myVote")
+    return note["color"]["hex"] + ",".join(titles) + str(votes)
+
+
+async def awaited(s: AsyncSatchel) -> int:
+    note = await s.notes.create(title="x")
+    await s.changes.subscribe()
+    async for change in s.changes(timeout=0.1):
+        seen: Change = change
+        print(seen.seq)
+    info = await s.server.info(timeout=None)
+    return note["revision"] + info["schemaVersion"]
+
+
+def fixture(satchel_factory: SatchelFactory) -> Satchel:
+    return satchel_factory(db="x.sqlite", args=["--locale", "ja"])
