@@ -27,6 +27,72 @@ import Testing
         #expect(MessageCatalog.text("no.such.key", .russian) == "no.such.key")
     }
 
+    @Test func aPluralNeedsEveryFormItsLanguageUsesAndNoOther() {
+        let table: MessageCatalog.Table = [
+            "a": [
+                .english: "{n, plural, one {# note} other {# notes}}",
+                .russian: "{n, plural, one {# заметка} many {# заметок} other {# заметки}}",
+                .japanese: "{n, plural, one {# 件} other {# 件}}",
+            ],
+            "b": [.english: "{n, plural, one {# note} other {# notes}}", .russian: "{n} заметок", .japanese: "{n} 件"],
+            "c": [.english: "{n, plural, one {# note}}", .russian: "{n, plural, one {# заметка", .japanese: "{n, plural}"],
+            "d": [
+                .english: "{n, plural, one {{field}: # note} other {{field}: # notes}}",
+                .russian: "{n, plural, one {# заметка} few {# заметки} many {# заметок} other {# заметки}}",
+                .japanese: "{field}: {n} 件",
+            ],
+        ]
+        #expect(MessageCatalog.problems(in: table) == [
+            "a in ru: {n} has no few form",
+            "a in ja: {n} has a one form, which it never uses",
+            "b in ru: {n} has forms in another language but none here",
+            "c in en: {n}: a plural without its other form",
+            "c in ru: a plural's form is not closed",
+            "c in ja: {n is neither {n} nor {n, plural, …}",
+            "d in ru: other placeholders",
+        ])
+    }
+
+    @Test func everyTextThatIsNoTemplateIsAProblem() {
+        let texts = [
+            "{n, plural, =0 {none} other {# notes}}": "{n}: '=' is not a plural category",
+            "{n, plural, other {# notes} other {#}}": "{n}: two other forms",
+            "{n, plural, one # note other {# notes}}": "{n}: the one form is not in braces",
+            "{n, plural, one {# note} other {# notes}": "{n, plural, …} is not closed",
+            "at most { } notes": "a { without an argument's name",
+            "at most n} notes": "a } that closes nothing",
+        ]
+        for (text, reason) in texts {
+            let table: MessageCatalog.Table = ["k": [.english: text, .russian: text, .japanese: text]]
+            #expect(MessageCatalog.problems(in: table).first == "k in en: \(reason)", "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("0", PluralCategory.other, PluralCategory.many), ("1", .one, .one), ("2", .other, .few), ("4", .other, .few),
+        ("5", .other, .many), ("11", .other, .many), ("12", .other, .many), ("14", .other, .many), ("20", .other, .many),
+        ("21", .other, .one), ("22", .other, .few), ("24", .other, .few), ("25", .other, .many), ("30", .other, .many),
+        ("101", .other, .one), ("104", .other, .few), ("111", .other, .many), ("112", .other, .many),
+        ("-1", .one, .one), ("-22", .other, .few), ("100000000000000000000021", .other, .one),
+        ("1.5", .other, .other), ("1.0", .other, .other), ("many", .other, .other),
+    ])
+    func pluralCategoriesFollowCLDR(number: String, english: PluralCategory, russian: PluralCategory) {
+        #expect(Language.english.pluralCategory(of: number) == english)
+        #expect(Language.russian.pluralCategory(of: number) == russian)
+        #expect(Language.japanese.pluralCategory(of: number) == .other)
+    }
+
+    @Test func argumentsAreFilledOnceAndAMissingOneStaysVisible() {
+        let table: MessageCatalog.Table = [
+            "k": [.english: "{field}: at most {limit, plural, one {# note} other {# notes}}", .russian: "{field}"]
+        ]
+        #expect(MessageCatalog.text("k", .english, arguments: ["field": "{limit}", "limit": "1"], from: table) == "{limit}: at most 1 note")
+        #expect(MessageCatalog.text("k", .english, from: table) == "{field}: at most {limit} notes")
+        // A message missing in Japanese is English's, in English's forms.
+        #expect(MessageCatalog.text("k", .japanese, arguments: ["field": "f", "limit": "1"], from: table) == "f: at most 1 note")
+        #expect(MessageCatalog.text("k", .english, arguments: ["field": "f", "limit": "1.5"], from: table) == "f: at most 1.5 notes")
+    }
+
     @Test func languageTagsAreRecognised() {
         #expect(Language(tag: "ru") == .russian)
         #expect(Language(tag: "ja-JP") == .japanese)
