@@ -82,6 +82,16 @@ import Testing
         #expect(Language.japanese.pluralCategory(of: number) == .other)
     }
 
+    @Test("Japanese says ノート for a note and メモ only for a reminder's memo, as the apps do")
+    func japaneseWordForANote() {
+        #expect(MessageCatalog.text("emptyNote", .japanese) == "ノートにはタイトルか本文が必要です")
+        #expect(MessageCatalog.text("memoTooLong", .japanese, arguments: ["limit": "9"]) == "メモが長すぎます: 9 文字以内にしてください")
+        for (key, texts) in MessageCatalog.all where key != "memoTooLong" {
+            // メモリ is memory, another word.
+            #expect(texts[.japanese]?.replacing("メモリ", with: "").contains("メモ") == false, "\(key.rawValue)")
+        }
+    }
+
     @Test func argumentsAreFilledOnceAndAMissingOneStaysVisible() {
         let table: MessageCatalog.Table = [
             "k": [.english: "{field}: at most {limit, plural, one {# note} other {# notes}}", .russian: "{field}"]

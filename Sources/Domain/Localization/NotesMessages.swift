@@ -14,7 +14,7 @@ enum NotesMessages {
         "emptyNote": [
             .english: "A note needs a title or some text",
             .russian: "У заметки должен быть заголовок или текст",
-            .japanese: "メモにはタイトルか本文が必要です",
+            .japanese: "ノートにはタイトルか本文が必要です",
         ],
         "invalidColor": [
             .english: "{field} must be a number from 0 to 1",
@@ -29,7 +29,7 @@ enum NotesMessages {
         "freeLimitReached": [
             .english: "The free edition holds at most {limit} notes",
             .russian: "Бесплатная версия вмещает не более {limit} заметок",
-            .japanese: "無料版で保存できるメモは {limit} 件までです",
+            .japanese: "無料版で保存できるノートは {limit} 件までです",
         ],
         "unsupportedImage": [
             .english: "{field} is not a PNG, JPEG, GIF, WebP or HEIC/HEIF image",
