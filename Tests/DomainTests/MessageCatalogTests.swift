@@ -82,6 +82,68 @@ import Testing
         #expect(Language.japanese.pluralCategory(of: number) == .other)
     }
 
+    @Test func theFreeLimitSaysHowManyNotesInTheFormOfItsNumber() {
+        let expected: [(String, String, String)] = [
+            ("1", "1 note", "1 заметки"), ("2", "2 notes", "2 заметок"), ("5", "5 notes", "5 заметок"),
+            ("21", "21 notes", "21 заметки"), ("22", "22 notes", "22 заметок"), ("25", "25 notes", "25 заметок"),
+            ("111", "111 notes", "111 заметок"),
+        ]
+        for (limit, english, russian) in expected {
+            let arguments = ["limit": limit]
+            #expect(MessageCatalog.text("freeLimitReached", .english, arguments: arguments) == "The free edition holds at most \(english)")
+            #expect(MessageCatalog.text("freeLimitReached", .russian, arguments: arguments) == "Бесплатная версия вмещает не более \(russian)")
+            #expect(MessageCatalog.text("freeLimitReached", .japanese, arguments: arguments) == "無料版で保存できるノートは \(limit) 件までです")
+        }
+    }
+
+    /// Every message where a limit counts something: the noun agrees with the number, in the case its
+    /// sentence puts it.
+    @Test func everyCountedNounTakesTheFormOfItsNumber() {
+        let expected: [MessageKey: [String: (english: String, russian: String)]] = [
+            "titleTooLong": [
+                "1": ("The title is too long: at most 1 character", "Слишком длинный заголовок: не более 1 символа"),
+                "500": ("The title is too long: at most 500 characters", "Слишком длинный заголовок: не более 500 символов"),
+            ],
+            "contentTooLong": [
+                "21": ("The text is too long: at most 21 characters", "Слишком длинный текст: не более 21 символа"),
+                "3": ("The text is too long: at most 3 characters", "Слишком длинный текст: не более 3 символов"),
+            ],
+            "captionTooLong": [
+                "1": ("The caption is too long: at most 1 character", "Слишком длинная подпись: не более 1 символа")
+            ],
+            "memoTooLong": ["1": ("The memo is too long: at most 1 character", "Слишком длинная заметка: не более 1 символа")],
+            "messageTooLong": [
+                "1": ("The message is too long: at most 1 character", "Слишком длинное сообщение: не более 1 символа"),
+                "10000": ("The message is too long: at most 10000 characters", "Слишком длинное сообщение: не более 10000 символов"),
+            ],
+            "tooManyImages": [
+                "1": ("A post holds at most 1 photo", "В посте может быть не более 1 фотографии"),
+                "4": ("A post holds at most 4 photos", "В посте может быть не более 4 фотографий"),
+            ],
+            "imageTooLarge": [
+                "1": ("image.data is too large: at most 1 byte", "image.data: изображение слишком большое, не более 1 байта"),
+                "22": ("image.data is too large: at most 22 bytes", "image.data: изображение слишком большое, не более 22 байт"),
+            ],
+            "exportTooLarge": [
+                "1": (
+                    "The export is larger than a message may be (1 byte): export into a file with `path`",
+                    "Экспорт больше допустимого размера сообщения (1 байт): экспортируйте в файл с параметром `path`"
+                ),
+                "4": (
+                    "The export is larger than a message may be (4 bytes): export into a file with `path`",
+                    "Экспорт больше допустимого размера сообщения (4 байта): экспортируйте в файл с параметром `path`"
+                ),
+            ],
+        ]
+        for (key, byLimit) in expected {
+            for (limit, texts) in byLimit {
+                let arguments = ["limit": limit, "field": "image.data"]
+                #expect(MessageCatalog.text(key, .english, arguments: arguments) == texts.english)
+                #expect(MessageCatalog.text(key, .russian, arguments: arguments) == texts.russian)
+            }
+        }
+    }
+
     @Test("Japanese says ノート for a note and メモ only for a reminder's memo, as the apps do")
     func japaneseWordForANote() {
         #expect(MessageCatalog.text("emptyNote", .japanese) == "ノートにはタイトルか本文が必要です")

@@ -7,8 +7,8 @@ enum DiaryMessages {
             .japanese: "投稿にはテキストか写真が少なくとも 1 つ必要です",
         ],
         "tooManyImages": [
-            .english: "A post holds at most {limit} photos",
-            .russian: "В посте может быть не более {limit} фотографий",
+            .english: "A post holds at most {limit, plural, one {# photo} other {# photos}}",
+            .russian: "В посте может быть не более {limit, plural, one {# фотографии} few {# фотографий} many {# фотографий} other {# фотографии}}",
             .japanese: "投稿に添付できる写真は {limit} 枚までです",
         ],
     ]

@@ -17,8 +17,8 @@ enum ExchangeMessages {
             .japanese: "このパスは使えません: 絶対パスが必要です。エクスポートは既存のフォルダーに書き込み、通常のファイルだけを置き換えます。インポートは通常のファイルだけを読みます",
         ],
         "exportTooLarge": [
-            .english: "The export is larger than a message may be ({limit} bytes): export into a file with `path`",
-            .russian: "Экспорт больше допустимого размера сообщения ({limit} байт): экспортируйте в файл с параметром `path`",
+            .english: "The export is larger than a message may be ({limit, plural, one {# byte} other {# bytes}}): export into a file with `path`",
+            .russian: "Экспорт больше допустимого размера сообщения ({limit, plural, one {# байт} few {# байта} many {# байт} other {# байта}}): экспортируйте в файл с параметром `path`",
             .japanese: "エクスポートがメッセージの上限 ({limit} バイト) を超えます: `path` を指定してファイルにエクスポートしてください",
         ],
         "fileExists": [

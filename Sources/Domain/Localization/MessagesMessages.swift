@@ -7,8 +7,8 @@ enum MessagesMessages {
             .japanese: "メッセージを空にすることはできません",
         ],
         "messageTooLong": [
-            .english: "The message is too long: at most {limit} characters",
-            .russian: "Слишком длинное сообщение: не более {limit} символов",
+            .english: "The message is too long: at most {limit, plural, one {# character} other {# characters}}",
+            .russian: "Слишком длинное сообщение: не более {limit, plural, one {# символа} few {# символов} many {# символов} other {# символа}}",
             .japanese: "メッセージが長すぎます: {limit} 文字以内にしてください",
         ],
         "connectionFailed": [

@@ -2,13 +2,13 @@
 enum NotesMessages {
     static let table: MessageCatalog.Table = [
         "titleTooLong": [
-            .english: "The title is too long: at most {limit} characters",
-            .russian: "Слишком длинный заголовок: не более {limit} символов",
+            .english: "The title is too long: at most {limit, plural, one {# character} other {# characters}}",
+            .russian: "Слишком длинный заголовок: не более {limit, plural, one {# символа} few {# символов} many {# символов} other {# символа}}",
             .japanese: "タイトルが長すぎます: {limit} 文字以内にしてください",
         ],
         "contentTooLong": [
-            .english: "The text is too long: at most {limit} characters",
-            .russian: "Слишком длинный текст: не более {limit} символов",
+            .english: "The text is too long: at most {limit, plural, one {# character} other {# characters}}",
+            .russian: "Слишком длинный текст: не более {limit, plural, one {# символа} few {# символов} many {# символов} other {# символа}}",
             .japanese: "本文が長すぎます: {limit} 文字以内にしてください",
         ],
         "emptyNote": [
@@ -22,13 +22,13 @@ enum NotesMessages {
             .japanese: "{field} は 0 から 1 の数値である必要があります",
         ],
         "captionTooLong": [
-            .english: "The caption is too long: at most {limit} characters",
-            .russian: "Слишком длинная подпись: не более {limit} символов",
+            .english: "The caption is too long: at most {limit, plural, one {# character} other {# characters}}",
+            .russian: "Слишком длинная подпись: не более {limit, plural, one {# символа} few {# символов} many {# символов} other {# символа}}",
             .japanese: "キャプションが長すぎます: {limit} 文字以内にしてください",
         ],
         "freeLimitReached": [
-            .english: "The free edition holds at most {limit} notes",
-            .russian: "Бесплатная версия вмещает не более {limit} заметок",
+            .english: "The free edition holds at most {limit, plural, one {# note} other {# notes}}",
+            .russian: "Бесплатная версия вмещает не более {limit, plural, one {# заметки} few {# заметок} many {# заметок} other {# заметки}}",
             .japanese: "無料版で保存できるノートは {limit} 件までです",
         ],
         "unsupportedImage": [
@@ -37,8 +37,8 @@ enum NotesMessages {
             .japanese: "{field} は PNG、JPEG、GIF、WebP、HEIC/HEIF の画像ではありません",
         ],
         "imageTooLarge": [
-            .english: "{field} is too large: at most {limit} bytes",
-            .russian: "{field}: изображение слишком большое, не более {limit} байт",
+            .english: "{field} is too large: at most {limit, plural, one {# byte} other {# bytes}}",
+            .russian: "{field}: изображение слишком большое, не более {limit, plural, one {# байта} few {# байт} many {# байт} other {# байта}}",
             .japanese: "{field} が大きすぎます: {limit} バイト以内にしてください",
         ],
         "invalidBase64": [

@@ -7,8 +7,8 @@ enum RemindersMessages {
             .japanese: "タイトルを空にすることはできません",
         ],
         "memoTooLong": [
-            .english: "The memo is too long: at most {limit} characters",
-            .russian: "Слишком длинная заметка: не более {limit} символов",
+            .english: "The memo is too long: at most {limit, plural, one {# character} other {# characters}}",
+            .russian: "Слишком длинная заметка: не более {limit, plural, one {# символа} few {# символов} many {# символов} other {# символа}}",
             .japanese: "メモが長すぎます: {limit} 文字以内にしてください",
         ],
     ]

@@ -23,18 +23,18 @@ enum ProtocolMessages {
             .japanese: "無効なリクエストです",
         ],
         "messageTooLarge": [
-            .english: "Invalid request: the message is longer than {limit} bytes",
-            .russian: "Некорректный запрос: сообщение длиннее {limit} байт",
+            .english: "Invalid request: the message is longer than {limit, plural, one {# byte} other {# bytes}}",
+            .russian: "Некорректный запрос: сообщение длиннее {limit, plural, one {# байта} few {# байт} many {# байт} other {# байта}}",
             .japanese: "無効なリクエスト: メッセージが {limit} バイトを超えています",
         ],
         "tooDeep": [
-            .english: "Invalid request: JSON is nested deeper than {limit} levels",
-            .russian: "Некорректный запрос: вложенность JSON глубже {limit} уровней",
+            .english: "Invalid request: JSON is nested deeper than {limit, plural, one {# level} other {# levels}}",
+            .russian: "Некорректный запрос: вложенность JSON глубже {limit, plural, one {# уровня} few {# уровней} many {# уровней} other {# уровня}}",
             .japanese: "無効なリクエスト: JSON の入れ子が {limit} 階層を超えています",
         ],
         "tooComplex": [
-            .english: "Invalid request: the message holds too many values to parse in {limit} bytes of memory",
-            .russian: "Некорректный запрос: в сообщении слишком много значений, чтобы разобрать его в {limit} байт памяти",
+            .english: "Invalid request: the message holds too many values to parse in {limit, plural, one {# byte} other {# bytes}} of memory",
+            .russian: "Некорректный запрос: в сообщении слишком много значений, чтобы разобрать его в {limit, plural, one {# байт} few {# байта} many {# байт} other {# байта}} памяти",
             .japanese: "無効なリクエスト: メッセージの値が多すぎて {limit} バイトのメモリでは解析できません",
         ],
         "emptyBatch": [
@@ -43,8 +43,8 @@ enum ProtocolMessages {
             .japanese: "無効なリクエスト: バッチを空にすることはできません",
         ],
         "batchTooLarge": [
-            .english: "Invalid request: a batch may hold at most {limit} entries",
-            .russian: "Некорректный запрос: пакет может содержать не более {limit} элементов",
+            .english: "Invalid request: a batch may hold at most {limit, plural, one {# entry} other {# entries}}",
+            .russian: "Некорректный запрос: пакет может содержать не более {limit, plural, one {# элемента} few {# элементов} many {# элементов} other {# элемента}}",
             .japanese: "無効なリクエスト: バッチに含められるのは {limit} 件までです",
         ],
         "methodNotFound": [
@@ -68,8 +68,8 @@ enum ProtocolMessages {
             .japanese: "無効なパラメーター: {field} は必須です",
         ],
         "tooManyParams": [
-            .english: "Invalid params: at most {limit} positional parameters",
-            .russian: "Некорректные параметры: не более {limit} позиционных параметров",
+            .english: "Invalid params: at most {limit, plural, one {# positional parameter} other {# positional parameters}}",
+            .russian: "Некорректные параметры: не более {limit, plural, one {# позиционного параметра} few {# позиционных параметров} many {# позиционных параметров} other {# позиционного параметра}}",
             .japanese: "無効なパラメーター: 位置パラメーターは {limit} 個までです",
         ],
         "internalError": [
