@@ -41,4 +41,11 @@ import Testing
         #expect(refused?["code"] == -32602)
         #expect(refused?["message"] == .string(message))
     }
+
+    @Test func whatAParamExpectsCountsInEnglishForms() throws {
+        let server = try SatchelProcess(["--memory"])
+        let refused = server.call(request(1, "notes.get", ["id": ""]))?["error"]
+        #expect(refused?["data"] == ["field": "id", "expected": "a string of at least 1 character"])
+        #expect(refused?["message"] == "Invalid params: id must be a string of at least 1 character")
+    }
 }

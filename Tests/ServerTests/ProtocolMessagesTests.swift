@@ -40,4 +40,13 @@ import Testing
             #expect(ProtocolMessages.text(key, .japanese, arguments: arguments).contains("\(limit) "), "\(key.rawValue)")
         }
     }
+
+    @Test func whatASchemaAcceptsCountsInEnglishForms() {
+        #expect(SchemaValidator.describe(Schema.string(minLength: 1)) == "a string of at least 1 character")
+        #expect(SchemaValidator.describe(Schema.string(maxLength: 1)) == "a string of at most 1 character")
+        #expect(SchemaValidator.describe(Schema.string(minLength: 0, maxLength: 1)) == "a string of 0 to 1 characters")
+        #expect(SchemaValidator.describe(Schema.string(maxLength: 21)) == "a string of at most 21 characters")
+        #expect(SchemaValidator.describe(Schema.array(of: Schema.id, maxItems: 1)) == "an array of at most 1 item")
+        #expect(SchemaValidator.describe(Schema.array(of: Schema.id, maxItems: 4)) == "an array of at most 4 items")
+    }
 }

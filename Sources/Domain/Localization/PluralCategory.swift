@@ -23,7 +23,7 @@ extension Language {
     ///
     /// A number written with a fraction (even `1.0`) is `other`, as CLDR has it for English and Russian;
     /// so is text that is no number.
-    func pluralCategory(of number: String) -> PluralCategory {
+    public func pluralCategory(of number: String) -> PluralCategory {
         let digits = number.hasPrefix("-") ? number.dropFirst() : number[...]
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .other }
         // The last two digits decide, however long the number.

@@ -108,6 +108,11 @@ enum SchemaValidator {
         }
     }
 
+    /// `number` and its noun in English's form for it: "1 character", "2 characters".
+    private static func count(_ number: Int64, _ one: String, _ other: String) -> String {
+        "\(number) \(Language.english.pluralCategory(of: String(number)) == .one ? one : other)"
+    }
+
     /// A short English phrase for what `schema` accepts, used as `data.expected`.
     static func describe(_ schema: JSONValue) -> String {
         guard case .object(let rules) = schema else { return "any value" }
@@ -131,9 +136,9 @@ enum SchemaValidator {
             case nil: break
             }
             switch (minLength, maxLength) {
-            case let (min?, max?): phrase += " of \(min) to \(max) characters"
-            case let (nil, max?): phrase += " of at most \(max) characters"
-            case let (min?, nil): phrase += " of at least \(min) characters"
+            case let (min?, max?): phrase += " of \(min) to \(max) characters"  // a range is plural (CLDR)
+            case let (nil, max?): phrase += " of at most \(count(max, "character", "characters"))"
+            case let (min?, nil): phrase += " of at least \(count(min, "character", "characters"))"
             default: break
             }
             return phrase
@@ -151,7 +156,7 @@ enum SchemaValidator {
         case "null": return "null"
         case "array":
             var phrase = "an array"
-            if let maxItems = rules["maxItems"]?.integerValue { phrase += " of at most \(maxItems) items" }
+            if let maxItems = rules["maxItems"]?.integerValue { phrase += " of at most \(count(maxItems, "item", "items"))" }
             return phrase
         case "object": return "an object"
         default: return type
