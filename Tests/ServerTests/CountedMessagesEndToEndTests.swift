@@ -40,6 +40,7 @@ import Testing
         let refused = server.call(request(1, "notes.get", ["note_a", "note_b"]))?["error"]
         #expect(refused?["code"] == -32602)
         #expect(refused?["message"] == .string(message))
+        #expect(refused?["data"] == ["field": "params", "expected": "at most 1 positional parameter"])
     }
 
     @Test func whatAParamExpectsCountsInEnglishForms() throws {

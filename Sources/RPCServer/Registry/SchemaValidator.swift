@@ -109,7 +109,7 @@ enum SchemaValidator {
     }
 
     /// `number` and its noun in English's form for it: "1 character", "2 characters".
-    private static func count(_ number: Int64, _ one: String, _ other: String) -> String {
+    static func count(_ number: Int64, _ one: String, _ other: String) -> String {
         "\(number) \(Language.english.pluralCategory(of: String(number)) == .one ? one : other)"
     }
 
@@ -156,7 +156,9 @@ enum SchemaValidator {
         case "null": return "null"
         case "array":
             var phrase = "an array"
-            if let maxItems = rules["maxItems"]?.integerValue { phrase += " of at most \(count(maxItems, "item", "items"))" }
+            if let maxItems = rules["maxItems"]?.integerValue {
+                phrase += " of at most \(count(maxItems, "item", "items"))"
+            }
             return phrase
         case "object": return "an object"
         default: return type

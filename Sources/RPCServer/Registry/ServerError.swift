@@ -63,9 +63,10 @@ struct ServerError: Error {
     }
 
     static func tooManyParams(limit: Int) -> ServerError {
-        ServerError(
+        let most = SchemaValidator.count(Int64(limit), "positional parameter", "positional parameters")
+        return ServerError(
             code: .invalidParams, key: "tooManyParams", arguments: ["limit": String(limit)],
-            data: ["field": "params", "expected": .string("at most \(limit) positional parameters")])
+            data: ["field": "params", "expected": .string("at most \(most)")])
     }
 
     static func methodNotFound(_ method: String) -> ServerError {
