@@ -107,5 +107,16 @@ export function colourPicker(initial) {
     field.firstChild.style.top = `${(1 - lastCustom.saturation) * 100}%`;
   }
   draw();
-  return { element: h('fieldset', { class: 'colours' }, h('legend', {}, t('colour')), cells, sliders), value: () => ({ ...chosen }) };
+  return {
+    element: h('fieldset', { class: 'colours' }, h('legend', {}, t('colour')), cells, sliders),
+    value: () => ({ ...chosen }),
+    /** Shows `colour` as chosen (another version of the note taken instead). */
+    set(colour) {
+      const exact = { hue: colour.hue, saturation: colour.saturation, brightness: colour.brightness };
+      usingCustom = !PALETTE.some(([, each]) => sameColour(each, exact));
+      if (usingCustom) lastCustom = { ...exact };
+      chosen = { ...exact };
+      draw();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 // Moments: a personal diary. Posts newest first (date, a five-line excerpt, two thumbnails side by side),
 // a detail screen with the whole text and the photo grid, one form that creates and edits.
+import { conflictPanel, versionText } from './conflict.js';
 import { extend, t } from './i18n.js';
 import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, labels, openDialog, showError } from './ui.js';
 
@@ -214,10 +215,13 @@ export function mount(section, { rpc }) {
     }
   }
 
+  let editing = null; // the open edit form: {id, notice()}, told when its post changes elsewhere
+
   /** The creation form (`existing` null) or the edit form of `existing`: text and up to four photos. */
   function editPost(existing) {
+    let base = existing; // the version the person started from: their Save is checked against it
     // Each photo is {image} (already stored) or {data, type} (picked, sent as base64).
-    const photos = existing ? existing.images.map((image) => ({ image })) : [];
+    let photos = existing ? existing.images.map((image) => ({ image })) : [];
     let reading = Promise.resolve();
     let busy = false;
     const title = existing ? t('moments.edit') : t('moments.new');
@@ -228,10 +232,47 @@ export function mount(section, { rpc }) {
     const addTile = h('label', { class: 'moment-add-photo', title: t('moments.addPhotos') }, h('span', { 'aria-hidden': 'true' }, '+'), picker);
     const photoList = h('ul', { class: 'list moment-picked', 'aria-label': t('moments.photos') });
     const save = h('button', { type: 'submit', class: 'primary moment-save' }, t('save'));
-    const cancel = h('button', { type: 'button', class: 'moment-cancel', onclick: () => dialog.close() }, t('cancel'));
+    const photoKey = (list) => JSON.stringify(list.map((photo) => photo.image?.id ?? photo.data));
+    // Whether the form holds something the person typed or picked since `base` (white space alone is not).
+    const typed = () => text.value.trim() !== (base?.text ?? '').trim()
+      || photoKey(photos) !== photoKey(base ? base.images.map((image) => ({ image })) : []);
+    async function leave() {
+      if (typed() && !(await confirmDialog(t('conflict.discard'), t('conflict.discardYes'), t('conflict.keepEditing')))) return;
+      dialog.close();
+    }
+    const cancel = h('button', { type: 'button', class: 'moment-cancel', onclick: leave }, t('cancel'));
+    const conflict = conflictPanel('post', (version) => h('div', { class: 'conflict-version' },
+      h('p', { class: 'conflict-text' }, versionText(version.text)),
+      version.images.length
+        ? h('span', { class: 'moment-thumbs conflict-photos' }, version.images.slice(0, 4).map((image) => storedImage(rpc, image, { class: 'moment-thumb' })))
+        : null), {
+      keepMine: (theirs) => submit(theirs ? { id: theirs.id, ifRevision: theirs.revision } : null),
+      async takeTheirs(theirs) {
+        base = theirs;
+        text.value = theirs.text ?? '';
+        photos = theirs.images.map((image) => ({ image }));
+        renderPhotos();
+        settled();
+      },
+      keepBoth: () => submit(null),
+    });
     const form = h('form', { class: 'moment-form', novalidate: true },
       h('div', { class: 'sheet-bar' }, cancel, h('h2', {}, title), save),
-      text, photoList, error);
+      conflict.element, text, photoList, error);
+    function settled() {
+      conflict.hide();
+      save.hidden = false;
+    }
+    async function conflicted() {
+      let theirs = null;
+      try {
+        theirs = await rpc.call('diary.get', { id: base.id });
+      } catch (failure) {
+        if (failure.reason !== 'notFound') throw failure;
+      }
+      conflict.show(theirs);
+      save.hidden = true;
+    }
 
     function renderPhotos() {
       photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
@@ -261,8 +302,8 @@ export function mount(section, { rpc }) {
       });
     });
 
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
+    /** Saves what was typed: over `target` ({id, ifRevision}), or as a new post. */
+    async function submit(target) {
       if (busy) return;
       busy = true;
       save.disabled = true;
@@ -270,34 +311,63 @@ export function mount(section, { rpc }) {
       try {
         await reading;
         const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { data: photo.data }));
-        const saved = existing
-          ? await rpc.call('diary.update', { id: existing.id, text: text.value, images, ifRevision: existing.revision })
+        const saved = target
+          ? await rpc.call('diary.update', { ...target, text: text.value, images })
           : await rpc.call('diary.create', { text: text.value, images });
         dialog.close('saved');
-        if (existing && post?.id === saved.id) {
+        if (target && post?.id === saved.id) {
           post = saved;
           renderDetail();
         }
         reload();
       } catch (failure) {
-        showError(error, failure);
-        text.focus();
+        if (target && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
+          showError(error, null);
+          await conflicted().catch((problem) => showError(error, problem));
+        } else {
+          showError(error, failure);
+          text.focus();
+        }
       } finally {
         busy = false;
         save.disabled = false;
         form.removeAttribute('aria-busy');
       }
+    }
+
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (conflict.open) return; // a choice is waiting
+      submit(base ? { id: base.id, ifRevision: base.revision } : null);
     });
 
     renderPhotos();
-    openDialog(form, { label: title, className: 'moment-sheet' });
+    const closed = openDialog(form, { label: title, className: 'moment-sheet' });
     const dialog = form.closest('dialog');
+    // Escape, too, asks before dropping what was typed.
+    dialog.addEventListener('cancel', (event) => { event.preventDefault(); leave(); });
+    const mine = {
+      id: existing?.id,
+      async notice() {
+        if (!base || busy || conflict.open) return;
+        const now = await rpc.call('diary.get', { id: base.id }).catch((failure) => (failure.reason === 'notFound' ? null : undefined));
+        if (now === undefined || busy || (now && now.revision <= base.revision)) return;
+        conflict.show(now);
+        save.hidden = true;
+      },
+    };
+    editing = mine;
+    closed.then(() => { if (editing === mine) editing = null; });
   }
 
   return {
     show() { refresh(); },
     refresh,
-    changed(event) { if (event.domain === 'diary') refresh(); },
+    changed(event) {
+      if (event.domain !== 'diary') return;
+      refresh();
+      if (editing && event.id === editing.id) editing.notice();
+    },
     open,
     translate() {
       translateLabels();
