@@ -118,10 +118,13 @@ def async_round(binary: str, folder: str, workload: str, one: int, pipelined: in
     return asyncio.run(main())
 
 
-def sync_round(binary: str, folder: str, workload: str, one: int) -> float:
+def sync_round(binary: str, folder: str, workload: str, one: int) -> tuple[float, float]:
     with Satchel(binary, db=os.path.join(folder, f"sync-{workload}.sqlite")) as s:
         ids = [s.notes.create(title=f"n{i}")["id"] for i in range(200)]
-        return one / timed(lambda: [s.call(workload, params_for(workload, i, ids)) for i in range(one)])
+        with Clock() as single:
+            for i in range(one):
+                s.call(workload, params_for(workload, i, ids))
+        return one / single.wall, single.cpu / one * 1e6
 
 
 def main() -> None:
@@ -136,7 +139,7 @@ def main() -> None:
           "medians; ratio = library time per call / raw time per call; CPU = the client process's own, "
           "µs per call)\n")
     print("| workload | raw 1-at-a-time/s | AsyncSatchel | ratio | Satchel (sync) | ratio | client CPU raw / async "
-          "| raw pipelined/s | AsyncSatchel pipelined | ratio |")
+          "/ sync | raw pipelined/s | AsyncSatchel pipelined | ratio |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for workload in WORKLOADS:
         rows = []
@@ -145,12 +148,12 @@ def main() -> None:
                 raw_one, raw_cpu, raw_many = raw_round(binary, folder, workload, options.one, options.pipelined)
                 async_one, async_cpu, async_many = async_round(
                     binary, folder, workload, options.one, options.pipelined)
-                sync_one = sync_round(binary, folder, workload, options.one)
-            rows.append((raw_one, async_one, sync_one, raw_cpu, async_cpu, raw_many, async_many))
-        raw_one, async_one, sync_one, raw_cpu, async_cpu, raw_many, async_many = (
+                sync_one, sync_cpu = sync_round(binary, folder, workload, options.one)
+            rows.append((raw_one, async_one, sync_one, raw_cpu, async_cpu, sync_cpu, raw_many, async_many))
+        raw_one, async_one, sync_one, raw_cpu, async_cpu, sync_cpu, raw_many, async_many = (
             statistics.median(c) for c in zip(*rows))
         print(f"| `{workload}` | {raw_one:,.0f} | {async_one:,.0f} | {raw_one / async_one:.2f}x "
-              f"| {sync_one:,.0f} | {raw_one / sync_one:.2f}x | {raw_cpu:.0f} / {async_cpu:.0f} "
+              f"| {sync_one:,.0f} | {raw_one / sync_one:.2f}x | {raw_cpu:.0f} / {async_cpu:.0f} / {sync_cpu:.0f} "
               f"| {raw_many:,.0f} | {async_many:,.0f} | {raw_many / async_many:.2f}x |", flush=True)
     drive = pathlib.Path(__file__).resolve().parents[3].parent / "shared" / "bench" / "drive.py"
     if drive.is_file():

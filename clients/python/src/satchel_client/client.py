@@ -1,6 +1,7 @@
 """``Satchel``: the blocking client. One server process, one reader thread, calls from any thread."""
 from __future__ import annotations
 
+import _thread
 import os
 import queue
 import subprocess
@@ -28,18 +29,27 @@ _ANSWERED = object()  # the last item on a reporting waiter's queue
 
 
 class _Waiter:
-    __slots__ = ("event", "value")
+    """Where the reader thread leaves one answer for the thread that waits for it: a bare lock, held until the
+    answer is in (a ``threading.Event`` costs a condition and a second lock on each side of every call)."""
+
+    __slots__ = ("lock", "done", "value")
 
     def __init__(self) -> None:
-        self.event = threading.Event()
+        self.lock = _thread.allocate_lock()
+        self.lock.acquire()
+        self.done = False
         self.value: Any = None
 
     def set(self, value: Any) -> None:
-        self.value = value
-        self.event.set()
+        if not self.done:
+            self.value = value
+            self.done = True
+            self.lock.release()
 
     def wait(self, timeout: float | None) -> bool:
-        return self.event.wait(timeout)
+        if not self.done and self.lock.acquire(True, -1 if timeout is None else timeout):
+            self.lock.release()  # for any later wait
+        return self.done
 
 
 class _Reporting(_Waiter):
@@ -55,7 +65,7 @@ class _Reporting(_Waiter):
         self.reports: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     def report(self, progress: Progress) -> None:  # on the reader thread
-        if self.event.is_set():  # read after the answer, before the caller forgot the token
+        if self.done:  # read after the answer, before the caller forgot the token
             LOG.debug("progress for no call in flight: %r", progress)
             return
         self.reports.put(progress)
@@ -72,7 +82,7 @@ class _Reporting(_Waiter):
             try:
                 item = self.reports.get(timeout=left)
             except queue.Empty:
-                return self.event.is_set()
+                return self.done
             if item is _ANSWERED:
                 return True
             if timeout is not None:
@@ -310,7 +320,7 @@ class Satchel(Connection, Methods):
         with self._lock:
             for id in waiters:
                 self._ledger.abandon(id)
-        if all(waiter.event.is_set() for waiter in waiters.values()):  # answered while giving up
+        if all(waiter.done for waiter in waiters.values()):  # answered while giving up
             return self._values(waiters)
         raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
 
