@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import time
 from collections.abc import Awaitable, Sequence
@@ -147,13 +148,13 @@ class PageSession:
                 await satchel.call("initialize", self._initialize[0])
             except SatchelError as problem:
                 LOG.warning("the page's initialize was refused on restart: %s", problem)
-        await satchel.subscribe()
+        await satchel.changes.subscribe()
 
     async def _forward_changes(self, satchel: AsyncSatchel) -> None:
         try:
             async for change in satchel.changes():
                 self._relay_change({
-                    "seq": change.seq, "at": change.at, "domain": change.domain, "kind": change.kind,
+                    "seq": change.seq, "at": _wire_time(change.at), "domain": change.domain, "kind": change.kind,
                     "id": change.id, "entity": change.entity,
                 })
         except ServerExited:
@@ -321,6 +322,11 @@ class PageSession:
                 held, self._held = self._held, {}
                 for params in sorted(held.values(), key=lambda each: each["seq"]):
                     self._emit(notification("changed", params), change=True)
+
+
+def _wire_time(at: datetime.datetime | None) -> str | None:
+    """A change's time as the server writes it (``2026-11-25T21:25:00.504Z``), for the page."""
+    return at.astimezone(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z") if at else None
 
 
 class _Restarted(Exception):
