@@ -22,7 +22,7 @@ LOG = logging.getLogger("satchel.web")
 
 COOKIE = "satchel_token_{port}"  # named by port: two bridges on one machine keep a cookie each
 CSP = ("default-src 'self'; img-src 'self' data: blob: http: https:; connect-src 'self'; "
-       "style-src 'self' 'unsafe-inline'")
+       "style-src 'self'")
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",

@@ -43,6 +43,27 @@ export function hexOf({ hue, saturation, brightness }) {
   return `#${[r, g, b].map((v) => Math.round((v + m) * 255).toString(16).padStart(2, '0')).join('').toUpperCase()}`;
 }
 
+/** WCAG's relative luminance of #RRGGBB. */
+function luminance(hex) {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG's contrast ratio of two colours (#RRGGBB), from 1 to 21. */
+export function contrast(first, second) {
+  const [dark, light] = [luminance(first), luminance(second)].sort((a, b) => a - b);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** The text colour that reads best on `background` (#RRGGBB): near-black or white, by WCAG contrast. */
+export function textOn(background) {
+  return contrast(background, DARK_TEXT) >= contrast(background, '#FFFFFF') ? DARK_TEXT : '#FFFFFF';
+}
+const DARK_TEXT = '#1C1C1E';
+
 const sameColour = (a, b) => a.hue === b.hue && a.saturation === b.saturation && a.brightness === b.brightness;
 
 /** The palette: white by default, six colours and a custom cell; the HSB picker opens where it was left
@@ -83,7 +104,7 @@ export function colourPicker(initial) {
     const selected = isCustom ? usingCustom : !usingCustom && sameColour(colour, chosen);
     return h('button', {
       type: 'button', role: 'radio', 'aria-checked': String(selected), 'aria-label': name,
-      class: `cell${isCustom ? ' custom' : ''}`, style: `--cell: ${hexOf(colour)}`, dataset: { colour: isCustom ? 'custom' : name },
+      class: `cell${isCustom ? ' custom' : ''}`, style: { '--cell': hexOf(colour), '--cell-text': textOn(hexOf(colour)) }, dataset: { colour: isCustom ? 'custom' : name },
       onclick: () => {
         if (isCustom) setCustom(lastCustom);
         else {

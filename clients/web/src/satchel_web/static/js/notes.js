@@ -1,6 +1,6 @@
 // ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid; both
 // read a page at a time as the person scrolls.
-import { colourPicker, DEFAULT_COLOUR } from './colour.js';
+import { colourPicker, DEFAULT_COLOUR, textOn } from './colour.js';
 import { conflictPanel, versionText } from './conflict.js';
 import { extend, language, t } from './i18n.js';
 import { icon } from './icons.js';
@@ -144,7 +144,7 @@ export function mount(section, { rpc }) {
   }
 
   function noteRow(note) {
-    return h('li', { class: 'note card', draggable: 'true', dataset: { id: note.id }, style: `--note: ${note.color.hex}` },
+    return h('li', { class: 'note card', draggable: 'true', dataset: { id: note.id }, style: { '--note': note.color.hex, '--note-text': textOn(note.color.hex) } },
       h('span', { class: 'swatch', 'aria-hidden': 'true' }),
       h('button', { type: 'button', class: 'note-open', onclick: () => editNote(note) },
         h('span', { class: 'note-title' }, note.title || note.content.split('\n')[0]),

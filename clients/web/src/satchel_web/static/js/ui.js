@@ -1,6 +1,9 @@
 // Small DOM helpers every screen shares: building elements, showing errors where they happened, dialogs.
 
-/** `h('button', {class: 'x', onclick}, 'text', child)`: an element with attributes, listeners and children. */
+/**
+ * `h('button', {class: 'x', onclick, style: {'--cell': '#fff'}}, 'text', child)`: an element with attributes,
+ * listeners, custom properties and children.
+ */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -8,6 +11,8 @@ export function h(tag, attributes = {}, ...children) {
     if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
     else if (name === 'class') element.className = value;
     else if (name === 'dataset') Object.assign(element.dataset, value);
+    // Styles through the CSSOM only (never a style attribute: the page's CSP allows no inline style).
+    else if (name === 'style') for (const [property, setting] of Object.entries(value)) element.style.setProperty(property, setting);
     else if (name in element && typeof value !== 'string') element[name] = value;
     else element.setAttribute(name, value === true ? '' : value);
   }
