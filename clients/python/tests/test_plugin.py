@@ -38,3 +38,53 @@ def test_the_binary_option_names_the_server(pytester, tmp_path):
     result = pytester.runpytest_subprocess("--satchel-binary", str(tmp_path / "missing"))
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*does not exist or is not executable*"])
+
+
+def test_the_async_factory_serves_async_tests_of_any_runner_and_kills_what_is_left_running(pytester):
+    pytester.makepyfile(
+        """
+        import asyncio
+        import os
+
+        import pytest
+
+        pids = []
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+
+        @pytest.mark.anyio
+        async def test_under_anyio(async_satchel_factory, tmp_path):
+            async with async_satchel_factory(db=tmp_path / "db.sqlite") as s:
+                note = await s.notes.create(title="async")
+                assert (await s.notes.get(id=note["id"]))["title"] == "async"
+                pids.append(s.pid)
+
+        def test_under_asyncio_run(async_satchel_factory):
+            async def main():
+                async with async_satchel_factory(args=["--locale", "ja"]) as s:
+                    assert (await s.server.info())["database"] == ":memory:"
+                    pids.append(s.pid)
+            asyncio.run(main())
+
+        @pytest.mark.anyio
+        async def test_left_running(async_satchel_factory):
+            s = await async_satchel_factory().start()
+            pids.append(s.pid)
+
+        def alive(pid):
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+            except OSError:
+                return False
+
+        def test_all_ended():
+            assert len(pids) == 3
+            assert not any(alive(pid) for pid in pids)
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-W", "always::ResourceWarning")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["*ResourceWarning: an AsyncSatchel (pid *) was left running by the test; killed*"])

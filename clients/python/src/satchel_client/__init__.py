@@ -4,6 +4,7 @@
 >>> with Satchel(memory=True) as s:
 ...     note = s.notes.create(title="Groceries")
 """
+from ._factory import AsyncSatchelFactory
 from ._launch import find_binary
 from ._namespace import UNSET
 from ._protocol import Change, Progress
@@ -30,7 +31,7 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "AsyncSatchel", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
+    "AsyncSatchel", "AsyncSatchelFactory", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
     "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RevisionConflict", "Satchel",
     "SatchelError", "SatchelFactory", "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable",
     "ValidationFailed", "find_binary",

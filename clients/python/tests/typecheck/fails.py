@@ -1,7 +1,7 @@
 """Mistakes a type checker must report: each line marked `# error` (and no other)."""
 from __future__ import annotations
 
-from satchel_client import AsyncSatchel, Satchel
+from satchel_client import AsyncSatchel, AsyncSatchelFactory, Satchel
 
 
 async def forgotten_await(s: AsyncSatchel) -> None:
@@ -22,3 +22,7 @@ def wrong_key(s: Satchel) -> None:
 
 def wrong_choice(s: Satchel) -> None:
     s.board.vote(id="x", direction="sideways")  # error
+
+
+async def async_factory_is_not_started(async_satchel_factory: AsyncSatchelFactory) -> None:
+    async_satchel_factory(db=3)  # error

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from satchel_client import AsyncSatchel, Change, Satchel, SatchelFactory
+from satchel_client import AsyncSatchel, AsyncSatchelFactory, Change, Satchel, SatchelFactory
 from satchel_client.api import Note, RemindersListResult
 
 
@@ -35,3 +35,8 @@ async def awaited(s: AsyncSatchel) -> int:
 
 def fixture(satchel_factory: SatchelFactory) -> Satchel:
     return satchel_factory(db="x.sqlite", args=["--locale", "ja"])
+
+
+async def async_fixture(async_satchel_factory: AsyncSatchelFactory) -> int:
+    async with async_satchel_factory(db="x.sqlite") as s:
+        return (await s.notes.create(title="x"))["revision"]
