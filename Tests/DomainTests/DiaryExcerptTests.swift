@@ -221,4 +221,15 @@ import Testing
             #expect(breaks - trailingBreaks <= 4, "more than five lines kept from a \(text.count)-character input")
         }
     }
+
+    @Test func aCutAfterASentenceEndsInOneEllipsisNotFourDots() {
+        let six = "Milk.\nBread.\nEggs.\nButter.\nTea.\nJam."
+        #expect(DiaryExcerpt.make(six).excerpt == "Milk.\nBread.\nEggs.\nButter.\nTea…")
+        let dotted = "Wait...\n2\n3\n4\nand so on...\nmore"
+        #expect(DiaryExcerpt.make(dotted).excerpt == "Wait...\n2\n3\n4\nand so on…")
+        let ellipsis = "a\nb\nc\nd\nthen…\nmore"
+        #expect(DiaryExcerpt.make(ellipsis).excerpt == "a\nb\nc\nd\nthen…")
+        let russian = "Чай.\nХлеб.\nМолоко.\nСыр.\nМёд.\nЕщё"
+        #expect(DiaryExcerpt.make(russian).excerpt == "Чай.\nХлеб.\nМолоко.\nСыр.\nМёд…")
+    }
 }

@@ -125,9 +125,13 @@ public enum DiaryExcerpt {
         return (text, false)
     }
 
+    /// `kept` with `…` for what follows: trailing white space and dots go first, so a cut after "Tea."
+    /// reads "Tea…", not "Tea.…".
     private static func cut(_ kept: Substring) -> String {
         var end = kept.endIndex
-        while end > kept.startIndex, kept[kept.index(before: end)].isWhitespace {
+        while end > kept.startIndex, kept[kept.index(before: end)].isWhitespace || kept[kept.index(before: end)] == "."
+            || kept[kept.index(before: end)] == "…"
+        {
             end = kept.index(before: end)
         }
         return String(kept[..<end]) + "…"

@@ -194,3 +194,25 @@ def test_a_post_is_written_read_edited_refused_when_empty_and_deleted(page, tmp_
     page.screenshot("moments-detail-390")
 
     assert page.console_errors() == []
+
+
+def test_a_preview_is_five_lines_as_drawn_at_every_width(bridge, page):
+    """One long paragraph: five lines of the list's width and an ellipsis, on a desktop and on a phone."""
+    paragraph = " ".join(["Rain all morning, then the sun came out over the harbour and we walked"] * 8)
+    with Satchel(db=bridge.db) as s:
+        s.diary.create(text=paragraph)
+        s.diary.create(text="one\ntwo\nthree")
+    page.open("moments")
+    page.wait_until(lambda: len(page.find_all(f"{APP} .moment-excerpt")) == 2)
+    measure = """
+        const el = document.querySelectorAll(arguments[0])[arguments[1]];
+        const line = parseFloat(getComputedStyle(el).lineHeight);
+        return [el.clientHeight / line, el.scrollHeight > el.clientHeight + 1];"""
+    for width in (1280, 390):
+        page.resize(width)
+        page.wait_until(lambda: page.driver.execute_script("return window.innerWidth") == width)
+        long_lines, clamped = page.driver.execute_script(measure, f"{APP} .moment-excerpt", 1)
+        assert round(long_lines) == 5 and clamped, (width, long_lines)
+        short_lines, short_clamped = page.driver.execute_script(measure, f"{APP} .moment-excerpt", 0)
+        assert round(short_lines) == 3 and not short_clamped, (width, short_lines)
+        page.screenshot(f"moments-preview-{width}")
