@@ -216,3 +216,25 @@ def test_a_preview_is_five_lines_as_drawn_at_every_width(bridge, page):
         short_lines, short_clamped = page.driver.execute_script(measure, f"{APP} .moment-excerpt", 0)
         assert round(short_lines) == 3 and not short_clamped, (width, short_lines)
         page.screenshot(f"moments-preview-{width}")
+
+
+def test_a_post_opened_low_in_the_list_opens_in_view_and_back_returns_there(bridge, page):
+    with Satchel(db=bridge.db) as s:
+        s.batch([("diary.create", {"text": f"day {n}\nsecond line\nthird line"}) for n in range(30)])
+    page.open("moments")
+    page.wait_until(lambda: len(page.find_all(f"{APP} .moment-card")) == 30)
+    last = page.find_all(f"{APP} .moment-card")[-1]
+    page.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", last)
+    scrolled = page.driver.execute_script("return window.scrollY")
+    assert scrolled > 500
+    last.click()
+    page.wait_for(f"{APP} .moments-back")
+    tabs_bottom = page.driver.execute_script("return document.querySelector('.tabs').getBoundingClientRect().bottom")
+    for control in (".moments-back", ".moments-edit", ".moments-delete"):
+        box = page.driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom]",
+                                         page.find(f"{APP} {control}"))
+        viewport = page.driver.execute_script("return window.innerHeight")
+        assert tabs_bottom <= box[0] and box[1] <= viewport, (control, box, tabs_bottom)
+    page.click(f"{APP} .moments-back")
+    page.wait_for(f"{APP} .moment-card")
+    assert abs(page.driver.execute_script("return window.scrollY") - scrolled) < 5, "back where the list was"

@@ -170,22 +170,29 @@ export function mount(section, { rpc }) {
 
   const refresh = coalesce(() => Promise.all([reload(), reloadDetail()]));
 
+  let listScroll = 0; // where the list was scrolled when a post was opened: Back returns there
+
   function showDetail(next) {
+    if (!post) listScroll = window.scrollY;
     post = next;
     showError(detailError, null);
     renderDetail();
     listView.hidden = true;
     detailView.hidden = false;
-    detailDate.focus();
+    // The detail opens at its top, Back, Edit and Delete in view below the tabs, wherever the list was.
+    window.scrollTo({ top: 0 });
+    detailDate.focus({ preventScroll: true });
   }
 
   function closeDetail() {
     const id = post?.id;
+    const wasOpen = Boolean(post);
     post = null;
     detailView.hidden = true;
     listView.hidden = false;
+    if (wasOpen) window.scrollTo({ top: listScroll });
     const button = id && list.querySelector(`li[data-id="${CSS.escape(id)}"] button`);
-    if (button && !section.hidden) button.focus();
+    if (button && !section.hidden) button.focus({ preventScroll: true });
   }
 
   /** Shows the post `id` on the detail screen (from the list, or from search). */
