@@ -149,3 +149,24 @@ def test_posts_are_sorted_voted_created_and_deleted(demo, page_factory, store):
     assert len(shown(page)) == 20
 
     assert page.console_errors() == []
+
+
+def test_the_title_stops_taking_input_at_255_characters(bridge, page):
+    page.open("board")
+    page.click(f"{APP} button.board-new")
+    field = page.wait_for("dialog input.board-new-title")
+    field.send_keys("a" * 250 + "😀" * 3)
+    field.send_keys("bcdef")  # the 254th and 255th fit; the rest is not taken
+    assert page.find("dialog .board-counter").text == "255/255"
+    value = field.get_attribute("value")
+    assert value == "a" * 250 + "😀" * 3 + "bc"
+    field.send_keys("\ue012" * 10 + "X")  # in the middle, with the field full: not taken either
+    assert field.get_attribute("value") == value
+    field.send_keys("\ue003")  # Backspace makes room (an "a" before the caret)
+    field.send_keys("Z")
+    assert page.find("dialog .board-counter").text == "255/255"
+    field.send_keys("\n")
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        (created,) = s.board.list()["items"]
+    assert len(created["title"]) == 255 and created["title"].endswith("aZaaaaa😀😀😀bc")

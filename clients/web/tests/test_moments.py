@@ -238,3 +238,22 @@ def test_a_post_opened_low_in_the_list_opens_in_view_and_back_returns_there(brid
     page.click(f"{APP} .moments-back")
     page.wait_for(f"{APP} .moment-card")
     assert abs(page.driver.execute_script("return window.scrollY") - scrolled) < 5, "back where the list was"
+
+
+def test_five_photos_picked_at_once_keep_four_and_say_why(page, tmp_path):
+    paths = []
+    for index in range(5):
+        path = tmp_path / f"photo-{index}.png"
+        path.write_bytes(png(40 + index, 40, (40 * index, 90, 160)))
+        paths.append(path)
+    page.open("moments")
+    page.click(f"{APP} button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("five at once")
+    page.find("dialog input[type='file']").send_keys("\n".join(str(path) for path in paths))
+    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo img")) == 4)
+    assert "at most 4 photos" in page.wait_for("dialog [role='alert']").text
+    assert not page.find_all("dialog .moment-picked-add"), "no room left to pick more"
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog")
+    (post,) = stored(page.bridge)
+    assert [image["sha256"] for image in post["images"]] == [digest(path) for path in paths[:4]]

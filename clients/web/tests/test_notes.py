@@ -218,3 +218,19 @@ def test_a_caption_changed_elsewhere_is_not_overwritten_unseen(bridge, page):
     page.wait_gone("dialog")
     with Satchel(db=bridge.db) as s:
         assert s.photos.get(id=photo["id"])["caption"] == "typed here"
+
+
+def test_several_photos_picked_at_once_become_photo_notes(bridge, page, tmp_path):
+    paths = []
+    for index in range(3):
+        path = tmp_path / f"photo-{index}.png"
+        path.write_bytes(base64.b64decode(
+            "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="))
+        paths.append(path)
+    page.open("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    assert page.find("section[data-app='notes'] input[type='file']").get_attribute("multiple") is not None
+    page.find("section[data-app='notes'] input[type='file']").send_keys("\n".join(str(path) for path in paths))
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 3)
+    with Satchel(db=bridge.db) as s:
+        assert len(s.photos.list()["items"]) == 3

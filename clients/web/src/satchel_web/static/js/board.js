@@ -84,11 +84,13 @@ function voterId() {
   return id;
 }
 
-/** Characters as the server counts them (grapheme clusters). */
-function characters(text) {
-  if (typeof Intl.Segmenter === 'function') return [...new Intl.Segmenter(language()).segment(text)].length;
-  return [...text].length;
+/** The characters of `text` as the server counts them (grapheme clusters). */
+function graphemes(text) {
+  if (typeof Intl.Segmenter === 'function') return [...new Intl.Segmenter(language()).segment(text)].map((piece) => piece.segment);
+  return [...text];
 }
+
+const characters = (text) => graphemes(text).length;
 
 const pad = (number) => String(number).padStart(2, '0');
 function formatDate(iso) {
@@ -271,10 +273,29 @@ export function mount(section, { rpc }) {
       counter.setAttribute('aria-label', t('board.count', { count: used, limit: TITLE_LIMIT }));
       counter.classList.toggle('over', used > TITLE_LIMIT);
     };
-    input.addEventListener('input', () => {
+    // The field stops taking input at the limit, as the original's does: what goes past it (typed or
+    // pasted) is dropped where it came in, and the rest of the title stays. An IME's text is cut once it is
+    // composed.
+    const limit = () => {
+      const pieces = graphemes(input.value);
+      const excess = pieces.length - TITLE_LIMIT;
+      if (excess <= 0) return;
+      let caret = 0;
+      let at = 0;
+      while (at < pieces.length && caret < input.selectionEnd) caret += pieces[at++].length;
+      const from = Math.max(0, at - excess);
+      const kept = [...pieces.slice(0, from), ...pieces.slice(at)];
+      if (kept.length > TITLE_LIMIT) kept.length = TITLE_LIMIT;
+      input.value = kept.join('');
+      const position = pieces.slice(0, from).join('').length;
+      input.setSelectionRange(position, position);
+    };
+    input.addEventListener('input', (event) => {
+      if (!event.isComposing) limit();
       count();
       showError(error, null);
     });
+    input.addEventListener('compositionend', () => { limit(); count(); });
     count();
     const form = h('form', { class: 'board-compose' },
       h('h2', {}, t('board.new')),

@@ -11,6 +11,7 @@ extend({
     'moments.removePhoto': 'Remove photo {n}', 'moments.photo': 'Photo {n} of {count}', 'moments.photos': 'Photos',
     'moments.empty': 'No moments yet. Press + to write the first one.', 'moments.more': 'Show earlier posts',
     'moments.deleteQuestion': 'Delete this post?', 'moments.posts': 'Posts', 'moments.post': 'Post',
+    'moments.tooMany': 'A post holds at most {limit} photos: the first {kept} you picked were added.',
   },
   ru: {
     'moments.new': 'Новый пост', 'moments.edit': 'Редактирование', 'moments.text': 'Текст',
@@ -18,6 +19,7 @@ extend({
     'moments.removePhoto': 'Убрать фото {n}', 'moments.photo': 'Фото {n} из {count}', 'moments.photos': 'Фото',
     'moments.empty': 'Моментов пока нет. Нажмите +, чтобы написать первый.', 'moments.more': 'Показать более ранние',
     'moments.deleteQuestion': 'Удалить этот пост?', 'moments.posts': 'Посты', 'moments.post': 'Пост',
+    'moments.tooMany': 'В посте не больше {limit} фото: добавлены первые выбранные ({kept}).',
   },
   ja: {
     'moments.new': '新しい投稿', 'moments.edit': '投稿を編集', 'moments.text': 'テキスト',
@@ -26,6 +28,7 @@ extend({
     'moments.empty': 'モーメントはまだありません。+ を押して最初の投稿を書きましょう。',
     'moments.more': '以前の投稿を表示', 'moments.deleteQuestion': 'この投稿を削除しますか？',
     'moments.posts': '投稿', 'moments.post': '投稿',
+    'moments.tooMany': '投稿に入る写真は {limit} 枚までです。選んだうち最初の {kept} 枚を追加しました。',
   },
 });
 
@@ -294,8 +297,16 @@ export function mount(section, { rpc }) {
     }
 
     picker.addEventListener('change', () => {
-      const files = [...picker.files];
+      let files = [...picker.files];
       picker.value = '';
+      // A post holds four photos, as the original's: more picked at once keeps the first that fit, and says so.
+      const room = PICKER_SLOTS - photos.length;
+      if (files.length > room) {
+        showError(error, new Error(t('moments.tooMany', { limit: PICKER_SLOTS, kept: room })));
+        files = files.slice(0, room);
+      } else {
+        showError(error, null);
+      }
       reading = reading.then(async () => {
         for (const file of files) {
           try {

@@ -76,7 +76,7 @@ export function mount(section, { rpc }) {
   const listError = errorLine();
   const heading = h('h2');
   const newButton = h('button', { type: 'button', class: 'icon-button primary', onclick: () => (mode === 'text' ? editNote(null) : photoInput.click()) }, '+');
-  const photoInput = h('input', { type: 'file', accept: 'image/*', hidden: true, onchange: () => addPhotos(photoInput.files) });
+  const photoInput = h('input', { type: 'file', accept: 'image/*', multiple: true, hidden: true, onchange: () => addPhotos(photoInput.files) });
   const modeButtons = {
     text: h('button', { type: 'button', onclick: () => setMode('text') }),
     photos: h('button', { type: 'button', onclick: () => setMode('photos') }),
