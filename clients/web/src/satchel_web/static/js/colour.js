@@ -103,7 +103,7 @@ export function colourPicker(initial) {
   function cell(name, colour, isCustom) {
     const selected = isCustom ? usingCustom : !usingCustom && sameColour(colour, chosen);
     return h('button', {
-      type: 'button', role: 'radio', 'aria-checked': String(selected), 'aria-label': name,
+      type: 'button', role: 'radio', 'aria-checked': String(selected), 'aria-label': name, tabindex: selected ? '0' : '-1',
       class: `cell${isCustom ? ' custom' : ''}`, style: { '--cell': hexOf(colour), '--cell-text': textOn(hexOf(colour)) }, dataset: { colour: isCustom ? 'custom' : name },
       onclick: () => {
         if (isCustom) setCustom(lastCustom);
@@ -116,6 +116,15 @@ export function colourPicker(initial) {
       },
     }, selected ? '✓' : '');
   }
+  // One Tab stop for the group; the arrow keys move the choice, as in any radio group.
+  cells.addEventListener('keydown', (event) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const all = [...cells.querySelectorAll('[role="radio"]')];
+    const at = all.indexOf(document.activeElement);
+    all[(at + step + all.length) % all.length]?.click();
+  });
   function draw() {
     cells.replaceChildren(...PALETTE.map(([name, colour]) => cell(t(name), colour, false)), cell(t('custom'), lastCustom, true));
     sliders.hidden = !usingCustom;

@@ -348,7 +348,7 @@ export function mount(section, { rpc }) {
         h('button', { type: 'button', 'aria-label': t('previous'), onclick: () => go(-1) }, '‹'),
         h('button', { type: 'button', 'aria-label': t('next'), onclick: () => go(1) }, '›'),
         h('button', { type: 'button', class: 'danger', onclick: () => remove() }, t('delete')),
-        h('button', { type: 'button', onclick: () => form.closest('dialog').close() }, t('close')),
+        h('button', { type: 'button', autofocus: true, onclick: () => form.closest('dialog').close() }, t('close')),
         h('button', { type: 'submit', class: 'primary' }, t('save'))));
     function show() {
       const photo = shown;

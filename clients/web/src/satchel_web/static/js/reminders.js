@@ -493,8 +493,9 @@ export function mount(section, { rpc }) {
       event.preventDefault();
       submit(row);
     } else if (event.key === 'Escape') {
+      // The keyboard is dismissed: editing ends, and the focus stays on the row (its circle), not the page.
       event.preventDefault();
-      event.target.blur();
+      row.check.focus();
     }
   });
 
