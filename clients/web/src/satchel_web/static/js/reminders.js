@@ -493,9 +493,11 @@ export function mount(section, { rpc }) {
       event.preventDefault();
       submit(row);
     } else if (event.key === 'Escape') {
-      // The keyboard is dismissed: editing ends, and the focus stays on the row (its circle), not the page.
+      // The keyboard is dismissed: editing ends, and the focus stays on the row (its circle), not the page
+      // (on the next row's, when the row was blank and goes).
       event.preventDefault();
       row.check.focus();
+      if (editingId === row.id) endEditing(row);
     }
   });
 
