@@ -2,6 +2,7 @@
 // read a page at a time as the person scrolls.
 import { colourPicker, DEFAULT_COLOUR, textOn } from './colour.js';
 import { conflictPanel, versionText } from './conflict.js';
+import { dragRows, keyboardRows } from './dragrows.js';
 import { extend, language, t } from './i18n.js';
 import { icon } from './icons.js';
 import {
@@ -43,32 +44,20 @@ function formatDeadline(iso) {
   return new Date(iso).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** The list items of `list` can be dragged, or moved with Alt+ArrowUp/Down; `move(id, toIndex)` saves. */
+/** The items of `list` can be dragged, or moved with Alt+ArrowUp/Down; `move(id, toIndex, keepFocus)` saves. */
 function reorderable(list, move) {
-  let dragged = null;
-  list.addEventListener('dragstart', (event) => {
-    dragged = event.target.closest('[data-id]');
-    event.dataTransfer.effectAllowed = 'move';
-    event.dataTransfer.setData('text/plain', dragged?.dataset.id ?? '');
-  });
-  list.addEventListener('dragover', (event) => { if (dragged) event.preventDefault(); });
-  list.addEventListener('drop', (event) => {
-    event.preventDefault();
-    const target = event.target.closest('[data-id]');
-    if (!dragged || !target || target === dragged) return;
-    const items = [...list.querySelectorAll(':scope > [data-id]')];
-    move(dragged.dataset.id, items.indexOf(target));
-    dragged = null;
-  });
-  list.addEventListener('keydown', (event) => {
-    const step = { ArrowUp: -1, ArrowDown: 1 }[event.key];
-    const item = event.target.closest('[data-id]');
-    if (!event.altKey || !step || !item) return;
-    event.preventDefault();
-    const items = [...list.querySelectorAll(':scope > [data-id]')];
-    const to = items.indexOf(item) + step;
-    if (to >= 0 && to < items.length) move(item.dataset.id, to, true);
-  });
+  const known = new WeakMap(); // li → its row, one object per li, so rows compare as themselves
+  const rowFor = (li) => {
+    if (!known.has(li)) known.set(li, { id: li.dataset.id, li });
+    return known.get(li);
+  };
+  const rowOf = (element) => {
+    const li = element?.closest?.('[data-id]');
+    return li && list.contains(li) ? rowFor(li) : null;
+  };
+  const order = () => [...list.querySelectorAll(':scope > [data-id]')].map(rowFor);
+  dragRows({ list, rowOf, order, moveTo: (row, to) => move(row.id, to) });
+  keyboardRows({ list, rowOf, order, moveTo: (row, to) => move(row.id, to, true) });
 }
 
 export function mount(section, { rpc }) {
