@@ -78,11 +78,16 @@ export function coalesce(work) {
   };
 }
 
-/** A data: URL for a stored image's bytes (`images.get`), cached per image id. */
+/**
+ * A data: URL for a stored image's bytes (`images.get`), cached per image id. A request that failed (the
+ * server restarting, say) is not kept: the next one asks again.
+ */
 const imageCache = new Map();
 export async function imageURL(rpc, id) {
   if (!imageCache.has(id)) {
-    imageCache.set(id, rpc.call('images.get', { id }).then(({ image, data }) => `data:${image.mimeType};base64,${data}`));
+    const loading = rpc.call('images.get', { id }).then(({ image, data }) => `data:${image.mimeType};base64,${data}`);
+    loading.catch(() => { if (imageCache.get(id) === loading) imageCache.delete(id); });
+    imageCache.set(id, loading);
   }
   return imageCache.get(id);
 }
