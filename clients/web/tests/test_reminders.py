@@ -1,4 +1,4 @@
-"""Reminders in a real Chromium, as the original app's flows go: "No Reminders", a click on the empty screen
+"""Reminders in a real Chromium, as the original app's flows go: "No reminders yet", a click on the empty screen
 adds one with the cursor in its title, Return inserts the next, Return on an empty one or Escape makes it
 disappear, the memo shows only with text or while editing, the circle completes (dimmed), rows move by
 keyboard and by drag, delete. What the page shows is checked against what another process reads from the
@@ -61,7 +61,7 @@ def alt(page, key: str) -> None:
 def test_reminders_are_added_typed_submitted_dismissed_completed_moved_and_deleted(page, store):
     page.open("reminders")
     empty = page.wait_for(f"{APP} .rem-empty")
-    assert empty.text == "No Reminders"
+    assert empty.text == "No reminders yet"
     assert page.find_all(ROW) == []
     page.screenshot("reminders-empty-1280")
 

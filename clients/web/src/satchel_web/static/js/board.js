@@ -7,7 +7,7 @@ import { icon } from './icons.js';
 
 extend({
   en: {
-    'board.empty': 'No Posts',
+    'board.empty': 'No posts yet',
     'board.new': 'New Post',
     'board.list': 'Posts',
     'board.titleField': 'Title',
@@ -27,7 +27,7 @@ extend({
     'board.count': '{count} of {limit} characters',
   },
   ru: {
-    'board.empty': 'Нет постов',
+    'board.empty': 'Постов пока нет',
     'board.new': 'Новый пост',
     'board.list': 'Посты',
     'board.titleField': 'Заголовок',
@@ -47,7 +47,7 @@ extend({
     'board.count': '{count} из {limit} символов',
   },
   ja: {
-    'board.empty': '投稿なし',
+    'board.empty': '投稿はまだありません',
     'board.new': '新規投稿',
     'board.list': '投稿',
     'board.titleField': 'タイトル',

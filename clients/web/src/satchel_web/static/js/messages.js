@@ -57,7 +57,8 @@ function avatar(author, size = 'small') {
   return holder;
 }
 
-const timeOf = (iso) => new Date(iso).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
+// The hour as each language writes it: 7:42 PM in English, 19:42 in Russian and Japanese.
+const timeOf = (iso) => new Date(iso).toLocaleTimeString(language(), { hour: 'numeric', minute: '2-digit' });
 const dateOf = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: 'long', timeStyle: 'short' });
 
 export function mount(section, { rpc }) {

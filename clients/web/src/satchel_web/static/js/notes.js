@@ -15,7 +15,7 @@ extend({
     content: 'Note', deadline: 'Deadline', clearDeadline: 'No deadline', editNote: 'Edit note', addPhoto: 'Add photo',
     noPhotos: 'No photos yet', caption: 'Caption', previous: 'Previous', next: 'Next', moveUp: 'Move up',
     moveDown: 'Move down', deleteNote: 'Delete this note?', deletePhoto: 'Delete this photo?', due: 'Due {date}',
-    freeLimit: 'Free edition', reorderHint: 'Drag to reorder, or Alt+Arrow keys',
+    freeLimit: 'Free edition', reorderHint: 'Drag to reorder, or Alt+Arrow keys', photoNumber: 'Photo {n}',
   },
   ru: {
     textNotes: 'Заметки', photoNotes: 'Фото', newNote: 'Новая заметка', noNotes: 'Заметок пока нет',
@@ -23,13 +23,14 @@ extend({
     editNote: 'Изменить заметку', addPhoto: 'Добавить фото', noPhotos: 'Фото пока нет', caption: 'Подпись',
     previous: 'Назад', next: 'Вперёд', moveUp: 'Выше', moveDown: 'Ниже', deleteNote: 'Удалить заметку?',
     deletePhoto: 'Удалить фото?', due: 'До {date}', freeLimit: 'Бесплатная версия',
-    reorderHint: 'Перетащите или Alt+стрелки',
+    reorderHint: 'Перетащите или Alt+стрелки', photoNumber: 'Фото {n}',
   },
   ja: {
     textNotes: 'ノート', photoNotes: '写真', newNote: '新しいノート', noNotes: 'ノートはまだありません', title: 'タイトル', content: 'ノート',
     deadline: '期限', clearDeadline: '期限なし', editNote: 'ノートを編集', addPhoto: '写真を追加', noPhotos: '写真はまだありません',
     caption: 'キャプション', previous: '前へ', next: '次へ', moveUp: '上へ', moveDown: '下へ', deleteNote: 'このノートを削除しますか？',
     deletePhoto: 'この写真を削除しますか？', due: '期限 {date}', freeLimit: '無料版', reorderHint: 'ドラッグまたは Alt+矢印キーで並べ替え',
+    photoNumber: '写真 {n}',
   },
 });
 
@@ -116,6 +117,7 @@ export function mount(section, { rpc }) {
     if (mode === 'text') notesList.replaceChildren(...(items.length ? items.map(noteRow) : empty('noNotes')));
     else photoGrid.replaceChildren(...(items.length ? items.map(photoCell) : empty('noPhotos')));
     for (const [name, button] of Object.entries(more)) button.show(name === mode && lists[name].more);
+    hint.hidden = lists[mode].items.length < 2; // nothing to reorder under an empty (or one-item) list
   }
 
   /** The next page of `which` list, added below what is shown. */
@@ -308,7 +310,7 @@ export function mount(section, { rpc }) {
     const img = h('img', { alt: photo.caption || '', loading: 'lazy' });
     imageURL(rpc, photo.image.id).then((url) => { img.src = url; }).catch(() => {});
     return h('li', { class: 'photo card', draggable: 'true', dataset: { id: photo.id } },
-      h('button', { type: 'button', class: 'photo-open', 'aria-label': photo.caption || `${t('photoNotes')} ${index + 1}`, onclick: () => viewPhoto(photo) },
+      h('button', { type: 'button', class: 'photo-open', 'aria-label': photo.caption || t('photoNumber', { n: index + 1 }), onclick: () => viewPhoto(photo) },
         img, photo.caption ? h('span', { class: 'caption' }, photo.caption) : null));
   }
 

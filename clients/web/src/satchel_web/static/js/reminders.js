@@ -13,7 +13,7 @@ import {
 
 extend({
   en: {
-    'reminders.empty': 'No Reminders',
+    'reminders.empty': 'No reminders yet',
     'reminders.new': 'New Reminder',
     'reminders.list': 'Reminders',
     'reminders.title': 'Title',
@@ -25,7 +25,7 @@ extend({
     'reminders.deleted': '“{title}” deleted',
   },
   ru: {
-    'reminders.empty': 'Нет напоминаний',
+    'reminders.empty': 'Напоминаний пока нет',
     'reminders.new': 'Новое напоминание',
     'reminders.list': 'Напоминания',
     'reminders.title': 'Название',
@@ -37,7 +37,7 @@ extend({
     'reminders.deleted': '«{title}» удалено',
   },
   ja: {
-    'reminders.empty': 'リマインダーなし',
+    'reminders.empty': 'リマインダーはまだありません',
     'reminders.new': '新規リマインダー',
     'reminders.list': 'リマインダー',
     'reminders.title': 'タイトル',
