@@ -231,3 +231,37 @@ def test_a_timeout_of_one_call_is_the_clients_own_and_never_sent(satchel_factory
     assert time.monotonic() - started < 0.9
     assert s.timeout == 30
     assert len(s.messages.loadMore(limit=2, timeout=None)["items"]) == 2
+
+
+def test_threads_calling_at_once_each_get_their_own_answers_and_every_change_arrives(satchel_factory, slow_feed):
+    import threading
+
+    feed = slow_feed(0.5)
+    s = satchel_factory(args=["--messages-feed", feed.url])
+    s.changes.subscribe(["notes"])
+    made: dict[int, list[str]] = {}
+    failures: list[BaseException] = []
+
+    def work(number: int) -> None:
+        try:
+            ids = made.setdefault(number, [])
+            for i in range(100):
+                note = s.notes.create(title=f"{number}-{i}")
+                assert note["title"] == f"{number}-{i}"
+                assert s.call("notes.get", {"id": note["id"]})["title"] == f"{number}-{i}"
+                ids.append(note["id"])
+        except BaseException as error:  # reported by the test thread
+            failures.append(error)
+
+    slow = threading.Thread(target=lambda: s.messages.loadMore(limit=2))  # in flight while the others call
+    threads = [threading.Thread(target=work, args=(number,)) for number in range(6)]
+    for thread in [slow, *threads]:
+        thread.start()
+    for thread in [slow, *threads]:
+        thread.join(60)
+    assert not failures
+    changes = list(s.changes(timeout=1.0))
+    assert len(changes) == 600 and all(change.kind == "created" for change in changes)
+    for number, ids in made.items():  # each thread's notes in the order it made them
+        assert [c.id for c in changes if c.entity is not None and c.entity["title"].startswith(f"{number}-")] == ids
+    assert [m["text"] for m in s.messages.list()["items"]] == ["one", "two"]

@@ -89,6 +89,16 @@ class Connection:
         hint = "" if self._stderr_tail else f" (is {argv0} a satchel server?)"
         return f" before answering its first request{hint}"
 
+    def _for_handler(self, method: str, params: Any) -> bool:
+        """Whether ``_route`` passes this notification to ``on_notification``: there is a handler, and it is
+        neither ``changed`` nor progress about a call made with ``progress=``."""
+        if self.on_notification is None or not isinstance(params, dict):
+            return self.on_notification is not None
+        if method == "changed":
+            return False
+        token = params.get("progressToken") if method == "notifications/progress" else None
+        return not (isinstance(token, str) and token.startswith(TOKEN_PREFIX))
+
     def _route(self, method: str, params: Any) -> Change | None:
         """A ``changed`` notification as a ``Change``; progress for a call made with ``progress=`` to that
         call; any other goes to the handler here."""

@@ -19,7 +19,8 @@ class Outbox:
         self._fd = stream.fileno()
         os.set_blocking(self._fd, False)
         self._backlog = bytearray()
-        self._ready = threading.Condition()
+        self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
         self._closing = False
         self._broken = False
         self._thread = threading.Thread(target=self._write_backlog, name=name, daemon=True)
@@ -28,7 +29,7 @@ class Outbox:
     def write(self, data: bytes) -> None:
         """Writes ``data`` after everything written before it. A broken pipe is left to the reader, which
         answers every waiter when the server's output ends."""
-        with self._ready:
+        with self._lock:
             if self._broken or self._closing:
                 return
             if not self._backlog:

@@ -237,14 +237,15 @@ class Ledger:
         """The waiters (with their outcome) that ``answer`` resolves: none when nobody waits any more."""
         if isinstance(id, int) and id in self._line_of:
             line = self._line_of[id]
-            read_silently = []  # notifications before this line: read without an answer
-            for key, waiting in self._lines.items():  # oldest first; answers come in order, so this is short
-                if key >= line:
-                    break
-                if waiting is None:
-                    read_silently.append(key)
-            for key in read_silently:
-                del self._lines[key]
+            if next(iter(self._lines)) != line:  # notifications before this line: read without an answer
+                read_silently = []
+                for key, waiting in self._lines.items():  # oldest first; answers come in order: this is short
+                    if key >= line:
+                        break
+                    if waiting is None:
+                        read_silently.append(key)
+                for key in read_silently:
+                    del self._lines[key]
             ids = [id]
         elif id is None and self._lines:
             line = next(iter(self._lines))

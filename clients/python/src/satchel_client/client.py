@@ -1,4 +1,5 @@
-"""``Satchel``: the blocking client. One server process, one reader thread, calls from any thread."""
+"""``Satchel``: the blocking client. One server process, one reader thread, calls from any thread; a call
+reads its own answer off the pipe when no other thread is reading it."""
 from __future__ import annotations
 
 import _thread
@@ -16,6 +17,7 @@ from functools import cached_property
 from typing import IO, Any, Protocol, cast
 
 from ._connection import LOG, Connection, NotificationHandler
+from ._inbox import Inbox
 from ._launch import log_server_line
 from ._namespace import UNSET, Unset, named
 from ._outbox import Outbox
@@ -160,8 +162,9 @@ class Satchel(Connection, Methods):
             target=_read_stderr, args=(process.stderr, self._stderr_tail), name=f"satchel-stderr-{process.pid}",
             daemon=True,
         )
+        self._inbox = Inbox(process.stdout)
         self._reader = threading.Thread(
-            target=_read, args=(weakref.ref(self), process.stdout), name=f"satchel-reader-{process.pid}", daemon=True
+            target=_read, args=(weakref.ref(self), self._inbox), name=f"satchel-reader-{process.pid}", daemon=True
         )
         self._outbox = Outbox(process.stdin, f"satchel-writer-{process.pid}")
         self._stderr_reader.start()
@@ -254,45 +257,60 @@ class Satchel(Connection, Methods):
         """Sends ``[(method, params), ...]`` as one JSON-RPC batch; answers, in order, each result or the
         ``SatchelError`` of each error (returned, not raised). An error about the batch as a whole (too many
         entries) is raised."""
-        self._check_thread()
         entries = [(each[0], each[1] if len(each) > 1 else None) for each in calls]
         if not entries:
+            self._check_thread()
             return []
         waiters: dict[int, _Waiter] = {}
-        with self._lock:
-            if self._gone:
-                raise self.exited()
-            messages = []
-            for method, params in entries:
-                id = self._ledger.next_id()
-                messages.append(request(method, merge_params(params, {}), id))
-                waiters[id] = _Waiter()
-            line = encode(messages)
-            self._ledger.sent(waiters)
-            self._outbox.write(line)
-        outcomes = self._wait(waiters, self.timeout, "a batch")
+        reading = self._claim()
+        try:
+            with self._lock:
+                if self._gone:
+                    raise self.exited()
+                messages = []
+                for method, params in entries:
+                    id = self._ledger.next_id()
+                    messages.append(request(method, merge_params(params, {}), id))
+                    waiters[id] = _Waiter()
+                line = encode(messages)
+                self._ledger.sent(waiters)
+                self._outbox.write(line)
+        except BaseException:
+            if reading:
+                self._inbox.release()
+            raise
+        outcomes = self._wait(waiters, self.timeout, "a batch", reading)
         refused = refused_as_a_whole(outcomes)
         if refused is not None:
             raise refused
         return outcomes
 
     def _request(self, method: str, params: Any, timeout: float | None, progress: Any = None) -> Any:
-        self._check_thread()
-        with self._lock:
-            if self._gone:
-                raise self.exited()
-            id = self._ledger.next_id()
-            line, token, callback = outgoing(method, params, id, progress, coroutines=False)
-            waiter: _Waiter
-            if token is None:
-                waiter = _Waiter()
-            else:
-                waiter = reporting = _Reporting(callback)
-                self._progress[token] = reporting.report
-            self._ledger.sent({id: waiter})
-            self._outbox.write(line)
+        if progress is None:
+            reading = self._claim()
+        else:  # its callback runs on this thread while it waits: the reader thread reads for it
+            self._check_thread()
+            reading = False
         try:
-            result = unwrap(self._wait({id: waiter}, timeout, method)[0])
+            with self._lock:
+                if self._gone:
+                    raise self.exited()
+                id = self._ledger.next_id()
+                line, token, callback = outgoing(method, params, id, progress, coroutines=False)
+                waiter: _Waiter
+                if token is None:
+                    waiter = _Waiter()
+                else:
+                    waiter = reporting = _Reporting(callback)
+                    self._progress[token] = reporting.report
+                self._ledger.sent({id: waiter})
+                self._outbox.write(line)
+        except BaseException:
+            if reading:
+                self._inbox.release()
+            raise
+        try:
+            result = unwrap(self._wait({id: waiter}, timeout, method, reading)[0])
         finally:
             if token is not None:
                 with self._lock:
@@ -301,6 +319,14 @@ class Satchel(Connection, Methods):
             self._answered(method)
         return result
 
+    def _claim(self) -> bool:
+        """Whether this thread is to read its answers off the pipe itself (no other thread reads it now).
+        The reader thread never is: it holds the pipe while it calls ``on_notification``."""
+        if self._inbox.claim():
+            return True
+        self._check_thread()
+        return False
+
     def _check_thread(self) -> None:
         if threading.current_thread() is self._reader:
             raise RuntimeError(
@@ -308,10 +334,18 @@ class Satchel(Connection, Methods):
                 "hand the work to another thread (a queue, an executor)"
             )
 
-    def _wait(self, waiters: dict[int, _Waiter], timeout: float | None, what: str) -> list[Any]:
-        """Every answer, within one deadline; past it the waiters are forgotten and ``TimeoutError`` raised."""
+    def _wait(self, waiters: dict[int, _Waiter], timeout: float | None, what: str, reading: bool) -> list[Any]:
+        """Every answer, within one deadline; past it the waiters are forgotten and ``TimeoutError`` raised.
+        ``reading``: this thread has claimed the pipe, and reads the answers off it as far as it can."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        if reading:
+            try:
+                self._read_answers(waiters, deadline)
+            finally:
+                self._inbox.release()
         for waiter in waiters.values():
+            if waiter.done:
+                continue
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             if not waiter.wait(left):
                 break
@@ -326,7 +360,7 @@ class Satchel(Connection, Methods):
 
     def _values(self, waiters: dict[int, _Waiter]) -> list[Any]:
         values = [waiter.value for waiter in waiters.values()]
-        if any(value is _GONE for value in values):
+        if _GONE in values:
             raise self.exited()
         return values
 
@@ -348,15 +382,53 @@ class Satchel(Connection, Methods):
                 raise self.exited()
             yield item
 
-    # What the reader thread reads
+    # What the server writes
 
-    def _take(self, line: bytes) -> None:
-        """One line from the server: answers to their callers, changes to the queue, other notifications on."""
+    def _read_answers(self, waiters: dict[int, _Waiter], deadline: float | None) -> None:
+        """On a calling thread that has claimed the pipe: takes lines off it, every answer to its waiter and
+        every change to the queue, until ``waiters`` have their answers or the deadline passes, the output
+        ends, or a notification for ``on_notification`` comes: that line and those after it are left to the
+        reader thread, which calls the handler on its own thread before it hands on the answers after it."""
+        inbox = self._inbox
+        while True:
+            lines = inbox.read(deadline)
+            if lines is None:
+                return
+            for at, line in enumerate(lines):
+                if not self._take(line, handler=False):
+                    inbox.pending = lines[at:]
+                    return
+            for waiter in waiters.values():
+                if not waiter.done:
+                    break
+            else:
+                return
+
+    def _take_available(self) -> bool:
+        """On the reader thread: the lines a calling thread left, then what the pipe holds now; ``False``
+        once the output has ended."""
+        inbox = self._inbox
+        left, inbox.pending = inbox.pending, []
+        for line in left:
+            self._take(line)
+        lines = inbox.read_now()
+        if lines is None:
+            return False
+        for line in lines:
+            self._take(line)
+        return True
+
+    def _take(self, line: bytes, handler: bool = True) -> bool:
+        """One line from the server: answers to their callers, changes to the queue, other notifications on.
+        Without ``handler`` (not on the reader thread), a line with a notification for ``on_notification``
+        is not taken: ``False``."""
         try:
             incoming = Incoming(line)
         except ValueError:
             LOG.warning("not JSON on the server's stdout: %r", line[:200])
-            return
+            return True
+        if not handler and any(self._for_handler(method, params) for method, params in incoming.notifications):
+            return False
         if incoming.answers:
             with self._lock:
                 resolved = [pair for id, answer in incoming.answers for pair in self._ledger.answered(id, answer)]
@@ -366,6 +438,7 @@ class Satchel(Connection, Methods):
             change = self._route(method, params)
             if change is not None:
                 self._changes.put(change)
+        return True
 
     def _ended(self) -> None:
         """The server's output has ended: every waiter, and every reader of changes, learns it."""
@@ -424,21 +497,26 @@ def _wait_or_kill(process: subprocess.Popen[bytes], polite: float, end: float) -
             process.wait()
 
 
-def _read(client: weakref.ReferenceType[Satchel], stdout: IO[bytes]) -> None:
-    """The reader thread: each line to the client, while the client is alive; then the end."""
-    for line in iter(stdout.readline, b""):
-        satchel = client()
-        if satchel is None:
+def _read(client: weakref.ReferenceType[Satchel], inbox: Inbox) -> None:
+    """The reader thread: what the server writes while no calling thread reads it, each line to the client
+    while the client is alive; then the end."""
+    while True:
+        inbox.wait()
+        with inbox.lock:
+            satchel = client()
+            if satchel is None:
+                break
+            running = satchel._take_available()
+            del satchel
+        if not running:
             break
-        satchel._take(line)
-        del satchel
     satchel = client()
     if satchel is not None:
         satchel._ended()
     else:  # collected unclosed: _end waits for the process
-        for _ in iter(stdout.readline, b""):
-            pass
-        stdout.close()
+        inbox.drain()
+    with inbox.lock:
+        inbox.close()
 
 
 def _read_stderr(stderr: IO[bytes], tail: deque[str]) -> None:
