@@ -1,3 +1,4 @@
+// @ts-check
 // The page: one connection, five apps as tabs, search across them, the language switch, the data panel (export
 // and import), the status banner.
 import { Rpc } from './rpc.js';
@@ -19,6 +20,7 @@ const screens = {};
 let currentApp = null;
 let started = false;
 
+/** @type {import('./types.js').Context & {t: typeof t}} */
 const context = {
   rpc,
   t,
@@ -32,24 +34,28 @@ const context = {
 
 function select(app, { focus = false } = {}) {
   currentApp = app;
-  for (const tab of document.querySelectorAll('[role="tab"]')) {
+  for (const tab of tabElements()) {
     const selected = tab.dataset.app === app;
     tab.setAttribute('aria-selected', String(selected));
     tab.tabIndex = selected ? 0 : -1;
     if (selected && focus) tab.focus();
   }
-  for (const section of document.querySelectorAll('main > section')) section.hidden = section.dataset.app !== app;
+  for (const section of sections()) section.hidden = section.dataset.app !== app;
   if (screens[app]) {
     history.replaceState(null, '', `${location.pathname}#${app}`); // the token leaves the address bar
     screens[app].show?.();
   }
 }
 
+/** The tabs, and the sections they show. */
+const tabElements = () => /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[role="tab"]')]);
+const sections = () => /** @type {HTMLElement[]} */ ([...document.querySelectorAll('main > section')]);
+
 function setupTabs() {
-  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  const tabs = tabElements();
   for (const tab of tabs) {
     tab.addEventListener('click', () => select(tab.dataset.app));
-    tab.addEventListener('keydown', (event) => {
+    tab.addEventListener('keydown', (/** @type {KeyboardEvent} */ event) => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
       if (!step) return;
       event.preventDefault();
@@ -61,8 +67,10 @@ function setupTabs() {
 
 function translatePage() {
   document.documentElement.lang = language();
-  for (const element of document.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
-  const search = document.getElementById('search-input');
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  const search = /** @type {HTMLInputElement} */ (document.getElementById('search-input'));
   search.placeholder = t('search');
   search.setAttribute('aria-label', t('search'));
 }
@@ -78,7 +86,7 @@ async function changeLanguage(next) {
 
 function setupSearch() {
   const form = document.getElementById('search-form');
-  const input = document.getElementById('search-input');
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('search-input'));
   const section = document.getElementById('app-search');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -86,8 +94,8 @@ function setupSearch() {
     if (!query) return;
     const error = errorLine();
     section.replaceChildren(h('h2', {}, t('results', { q: query })), error);
-    for (const tab of document.querySelectorAll('[role="tab"]')) tab.setAttribute('aria-selected', 'false');
-    for (const other of document.querySelectorAll('main > section')) other.hidden = other !== section;
+    for (const tab of tabElements()) tab.setAttribute('aria-selected', 'false');
+    for (const other of sections()) other.hidden = other !== section;
     try {
       const { hits } = await rpc.call('search', { query, limit: 50 });
       const list = h('ul', { class: 'hits' }, hits.map((hit) => h('li', {},
@@ -139,9 +147,10 @@ rpc.onChange((event) => {
 });
 
 setLanguage(localStorage.getItem('satchel.language') || 'en');
-document.getElementById('language').value = language();
-document.getElementById('language').addEventListener('change', (event) => {
-  changeLanguage(event.target.value).catch((error) => console.warn('the language could not be changed', error));
+const languageSelect = /** @type {HTMLSelectElement} */ (document.getElementById('language'));
+languageSelect.value = language();
+languageSelect.addEventListener('change', () => {
+  changeLanguage(languageSelect.value).catch((error) => console.warn('the language could not be changed', error));
 });
 translatePage();
 setupTabs();

@@ -1,3 +1,4 @@
+// @ts-check
 // The board: posts with their votes in the order the server sorts them (votes, title, new, hot, best), a vote
 // up or down per browser (a voter id kept in localStorage), a new post with a counter to 255, delete after
 // asking. The server decides every rule and every order; the page shows its answers.
@@ -98,6 +99,12 @@ function formatDate(iso) {
   return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+/**
+ * Mounts the screen in `section`.
+ * @param {HTMLElement} section
+ * @param {import('./types.js').Context} context
+ * @returns {import('./types.js').Screen}
+ */
 export function mount(section, { rpc }) {
   const voter = voterId();
   let sort = SORTS.includes(localStorage.getItem('satchel.board.sort')) ? localStorage.getItem('satchel.board.sort') : 'votes';
@@ -168,7 +175,7 @@ export function mount(section, { rpc }) {
       ordered.push(row);
       keep.add(post.id);
     }
-    const focused = rows.get(document.activeElement?.closest?.('li.board-post')?.dataset.id);
+    const focused = rows.get(/** @type {HTMLElement | null} */ (document.activeElement?.closest?.('li.board-post'))?.dataset.id);
     for (const [id, row] of rows) {
       if (keep.has(id)) continue;
       rows.delete(id);

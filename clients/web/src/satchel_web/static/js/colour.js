@@ -1,3 +1,4 @@
+// @ts-check
 // The colour of a note, as the original picks it: a palette (white first, the default), and a custom cell that
 // opens an HSB picker holding the exact hue, saturation and brightness the server keeps.
 import { extend, t } from './i18n.js';

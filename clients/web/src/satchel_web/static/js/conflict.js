@@ -1,3 +1,4 @@
+// @ts-check
 // When an item being edited changes elsewhere (another window, another device): the editor says so in a
 // person's words, shows the other version beside what they typed, and lets them keep theirs, take the other
 // or keep both. What was typed is never dropped without the person choosing to.

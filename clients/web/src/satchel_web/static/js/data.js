@@ -1,3 +1,4 @@
+// @ts-check
 // Data: everything exported to a file the browser downloads, and a file from disk imported (merge, or replace
 // after a confirmation), with a progress bar. The bridge moves the file; the page never holds the document.
 import { extend, language, t } from './i18n.js';
@@ -252,6 +253,11 @@ function openPanel(rpc) {
 }
 
 /** The header's Data button opens the panel. */
+/**
+ * Mounts the data panel on its header `button`.
+ * @param {HTMLElement} button
+ * @param {import('./types.js').Context} context
+ */
 export function mount(button, { rpc }) {
   button.addEventListener('click', () => openPanel(rpc));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop of a list's rows (by their handles, or whole), as the original's reorder control: a row lands
 // before or after the row under the pointer (the half it is over says which), or last when dropped on `tail`.
 // While dragging, the row is `.dragging` and the place it would land is marked `.drop-before`, `.drop-after`
@@ -10,6 +11,10 @@ const DRAG_TYPE = 'application/x-satchel-row';
  * - `order()`: the rows as shown, top to bottom;
  * - `start(row)`: called as a drag begins; `moveTo(row, toIndex)`: called on a drop, with the row's new index;
  * - `tail` (optional): an element below the rows where a drop puts the row last.
+ */
+/**
+ * @param {{list: HTMLElement, tail?: HTMLElement | null, rowOf: (element: any) => any, order: () => any[],
+ *   start?: (row: any) => void, moveTo: (row: any, toIndex: number) => void}} options
  */
 export function dragRows({ list, tail = null, rowOf, order, start = () => {}, moveTo }) {
   let dragged = null;
@@ -68,7 +73,7 @@ export function dragRows({ list, tail = null, rowOf, order, start = () => {}, mo
     });
   }
   list.addEventListener('dragleave', (event) => {
-    if (!list.contains(event.relatedTarget)) clearDrop();
+    if (!list.contains(/** @type {Node | null} */ (event.relatedTarget))) clearDrop();
   });
   tail?.addEventListener('dragleave', clearDrop);
   list.addEventListener('dragend', () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The words of the page itself, in the languages the server speaks (its own messages come translated).
 
 const words = {

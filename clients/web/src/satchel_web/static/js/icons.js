@@ -1,3 +1,4 @@
+// @ts-check
 // The line icons of the screens, drawn as inline SVG (nothing is fetched): each is a list of shapes on a
 // 24×24 grid, styled by the screen's CSS through `icon` and `icon-KIND`.
 const SVG = 'http://www.w3.org/2000/svg';

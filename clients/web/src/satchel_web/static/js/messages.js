@@ -1,3 +1,4 @@
+// @ts-check
 // Messages: a chat read from the bottom up, earlier batches loaded from the feed at the top, an input field at
 // the bottom, and a detail sheet for each message with its date, avatar and text.
 import { extend, language, t } from './i18n.js';
@@ -61,6 +62,12 @@ function avatar(author, size = 'small') {
 const timeOf = (iso) => new Date(iso).toLocaleTimeString(language(), { hour: 'numeric', minute: '2-digit' });
 const dateOf = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: 'long', timeStyle: 'short' });
 
+/**
+ * Mounts the screen in `section`.
+ * @param {HTMLElement} section
+ * @param {import('./types.js').Context} context
+ * @returns {import('./types.js').Screen}
+ */
 export function mount(section, { rpc }) {
   let messages = []; // oldest first: the order of the screen, top to bottom
   let nextCursor = null; // more stored messages above the ones shown

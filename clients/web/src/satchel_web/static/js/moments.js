@@ -1,3 +1,4 @@
+// @ts-check
 // Moments: a personal diary. Posts newest first (date, a five-line excerpt, two thumbnails side by side),
 // a detail screen with the whole text and the photo grid, one form that creates and edits.
 import { conflictPanel, versionText } from './conflict.js';
@@ -44,6 +45,12 @@ function storedImage(rpc, image, attributes = {}) {
   return img;
 }
 
+/**
+ * Mounts the screen in `section`.
+ * @param {HTMLElement} section
+ * @param {import('./types.js').Context} context
+ * @returns {import('./types.js').Screen}
+ */
 export function mount(section, { rpc }) {
   let previews = [];
   let nextCursor = null;

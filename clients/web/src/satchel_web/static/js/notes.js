@@ -1,3 +1,4 @@
+// @ts-check
 // ENotes: text notes in the user's order with exact HSB colours and deadlines, and photo notes in a grid; both
 // read a page at a time as the person scrolls.
 import { colourPicker, DEFAULT_COLOUR, textOn } from './colour.js';
@@ -61,6 +62,12 @@ function reorderable(list, move) {
   keyboardRows({ list, rowOf, order, moveTo: (row, to) => move(row.id, to, true) });
 }
 
+/**
+ * Mounts the screen in `section`.
+ * @param {HTMLElement} section
+ * @param {import('./types.js').Context} context
+ * @returns {import('./types.js').Screen}
+ */
 export function mount(section, { rpc }) {
   let mode = 'text';
   const listError = errorLine();
@@ -146,7 +153,7 @@ export function mount(section, { rpc }) {
     try {
       await rpc.call(method, { id, toIndex });
       await refresh();
-      if (keepFocus) section.querySelector(`[data-id="${id}"] button`)?.focus();
+      if (keepFocus) /** @type {HTMLElement | null} */ (section.querySelector(`[data-id="${id}"] button`))?.focus();
     } catch (error) {
       showError(listError, error);
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // One reminder's row: its elements, what the server says of it besides its text (completion, memo shown,
 // being edited), and taking a newer answer in without losing what the person typed. Its words are the
 // Reminders screen's (reminders.js).

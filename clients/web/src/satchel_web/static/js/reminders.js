@@ -1,3 +1,4 @@
+// @ts-check
 // Reminders: the list in the user's order, edited in place as the original app does. A click on the empty
 // screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
 // removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
@@ -53,6 +54,12 @@ extend({
 /** How long typing rests before the title or memo is saved (it is saved at once before any other call). */
 const SAVE_DELAY = 300;
 
+/**
+ * Mounts the screen in `section`.
+ * @param {HTMLElement} section
+ * @param {import('./types.js').Context} context
+ * @returns {import('./types.js').Screen}
+ */
 export function mount(section, { rpc }) {
   /** id → row: {id, li, check, title, memo, error, handle, remove, server, edits, sentEdits, savedEdits, timer, failed} */
   const rows = new Map();
@@ -83,7 +90,8 @@ export function mount(section, { rpc }) {
 
   // Rows
 
-  const rowOf = (element) => (element instanceof Element ? rows.get(element.closest('li.rem-row')?.dataset.id) : undefined);
+  const rowOf = (element) => (element instanceof Element
+    ? rows.get(/** @type {HTMLElement | null} */ (element.closest('li.rem-row'))?.dataset.id) : undefined);
   const isField = (element) => element instanceof HTMLInputElement && element.classList.contains('rem-field');
   const domRows = () => [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean);
 

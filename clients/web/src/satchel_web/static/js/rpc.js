@@ -1,3 +1,4 @@
+// @ts-check
 // The page's one connection: JSON-RPC 2.0 over the bridge's WebSocket, to a satchel of its own.
 
 /** An error answer from the server: `code`, `message` (in the session's language), `data`, `reason`. */
@@ -91,7 +92,14 @@ export class Rpc {
    * the request carries `_meta.progressToken` and `onProgress({progress, total, message})` is called with
    * each progress notification the server sends for it, until the answer.
    */
-  call(method, params, { onProgress } = {}) {
+  /**
+   * @param {string} method
+   * @param {object} [params]
+   * @param {{onProgress?: (progress: any) => void}} [options]
+   * @returns {Promise<any>}
+   */
+  call(method, params, options = {}) {
+    const { onProgress } = options;
     const id = this.nextId++;
     const token = onProgress ? `progress-${id}` : null;
     if (token) {

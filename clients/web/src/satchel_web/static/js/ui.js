@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers every screen shares: building elements, showing errors where they happened, dialogs.
 
 /**
@@ -35,8 +36,14 @@ export function errorLine() {
   return h('p', { class: 'error', role: 'alert', hidden: true });
 }
 
-/** Opens a modal `<dialog>` with `content`; resolves with the dialog's return value when it closes. */
-export function openDialog(content, { label, className = '' } = {}) {
+/**
+ * Opens a modal `<dialog>` with `content`; resolves with the dialog's return value when it closes.
+ * @param {Node} content
+ * @param {{label?: string, className?: string}} [options]
+ * @returns {Promise<string>}
+ */
+export function openDialog(content, options = {}) {
+  const { label, className = '' } = options;
   const dialog = h('dialog', { class: `sheet ${className}`, 'aria-label': label });
   dialog.append(content);
   document.body.append(dialog);
@@ -162,10 +169,12 @@ export const PAGE = 100;
  */
 export function pagedList(rpc, method, size = PAGE) {
   let cursor = null;
+  /** @type {Promise<unknown>} */
   let turn = Promise.resolve();
   const read = (limit, after) => rpc.call(method, after ? { limit, cursor: after } : { limit });
+  /** @template T @param {() => Promise<T>} work @returns {Promise<T>} */
   const queued = (work) => {
-    const run = turn.then(work, work);
+    const run = /** @type {Promise<T>} */ (turn.then(work, work));
     turn = run.catch(() => {});
     return run;
   };
