@@ -16,7 +16,7 @@ enum MCPTools {
     /// What a client may assume of each tool (MCP tool annotations), by method. A method missing here gets
     /// MCP's most cautious defaults (a test requires every tool to be here).
     static let hints: [String: ToolHints] = [
-        "server.info": .readOnly, "changes.since": .readOnly, "search": .readOnly, "images.get": .readOnly,
+        "server.info": .readOnly, "server.describeError": .readOnly, "changes.since": .readOnly, "search": .readOnly, "images.get": .readOnly,
         "notes.get": .readOnly, "notes.list": .readOnly, "photos.get": .readOnly, "photos.list": .readOnly,
         "reminders.get": .readOnly, "reminders.list": .readOnly, "diary.get": .readOnly, "diary.list": .readOnly,
         "messages.get": .readOnly, "messages.list": .readOnly, "board.get": .readOnly, "board.list": .readOnly,

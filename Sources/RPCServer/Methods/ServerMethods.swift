@@ -11,7 +11,8 @@ enum ServerMethods {
     static let localeSchema = Schema.enumeration(Language.allCases.map(\.rawValue), description: "language of messages")
 
     static func methods(configuration: ServerConfiguration, store: DataStore, debugStrayOutput: Bool) -> [RPCMethod] {
-        [
+        let describedCode = Required.integer("code", Schema.integer(), "The error's code, as it came.")
+        return [
             RPCMethod(
                 "initialize",
                 summary: "Starts a session: sets its language and time zone and tells what the server is.",
@@ -86,6 +87,17 @@ enum ServerMethods {
                 _, session in
                 session.exitRequested = true
                 return .null
+            },
+            RPCMethod(
+                "server.describeError",
+                summary: "The message of an error this server answered with, in the session's language: say an error on screen again after the language changed.",
+                params: [describedCode.spec, .optional("data", Schema.openObject, "The error's data, as it came.")],
+                result: Schema.object([("message", Schema.string())], required: ["message"])
+            ) { params, session in
+                guard let error = ServerError.rebuilt(code: params[describedCode], data: params.object("data") ?? JSONObject()) else {
+                    throw ServerError.invalidParam("data", expected: "the code and data of an error this server answered with")
+                }
+                return ["message": .string(error.response(in: session.language).message)]
             },
             RPCMethod(
                 "server.info",

@@ -36,3 +36,41 @@ extension ServerError {
         }
     }
 }
+
+extension ServerError {
+    /// The error this server answered with `code` and `data`, made again (to say it in another language):
+    /// `nil` for a code and data it never answers with.
+    static func rebuilt(code: Int, data: JSONObject) -> ServerError? {
+        let reason = data["reason"]?.stringValue.flatMap(Reason.init(rawValue:))
+        let field = data["field"]?.stringValue
+        switch code {
+        case ErrorCode.notFound.rawValue:
+            guard let kind = data["kind"]?.stringValue, let id = data["id"]?.stringValue else { return nil }
+            return ServerError(DomainError.notFound(kind: kind, id: id))
+        case ErrorCode.validationFailed.rawValue:
+            guard let reason, let field else { return nil }
+            return ServerError(DomainError.validation(reason: reason, field: field, limit: data["limit"]?.integerValue))
+        case ErrorCode.freeLimitReached.rawValue:
+            guard let limit = data["limit"]?.integerValue else { return nil }
+            return ServerError(DomainError.freeLimitReached(limit: Int(clamping: limit)))
+        case ErrorCode.upstreamUnavailable.rawValue:
+            guard let reason else { return nil }
+            return ServerError(DomainError.upstreamUnavailable(reason: reason, status: data["status"]?.integerValue.map { Int(clamping: $0) }))
+        case ErrorCode.storageFailure.rawValue:
+            guard let reason else { return nil }
+            return ServerError(DomainError.storage(reason: reason, detail: ""))
+        case ErrorCode.revisionConflict.rawValue:
+            guard let current = data["current"]?.integerValue else { return nil }
+            return ServerError(DomainError.revisionConflict(current: current))
+        case ErrorCode.invalidParams.rawValue:
+            guard let field, let expected = data["expected"]?.stringValue else { return nil }
+            return .invalidParam(field, expected: expected)
+        case ErrorCode.methodNotFound.rawValue:
+            return data["method"]?.stringValue.map(ServerError.methodNotFound)
+        case ErrorCode.shuttingDown.rawValue:
+            return .shuttingDown
+        default:
+            return nil
+        }
+    }
+}

@@ -234,3 +234,19 @@ def test_several_photos_picked_at_once_become_photo_notes(bridge, page, tmp_path
     page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 3)
     with Satchel(db=bridge.db) as s:
         assert len(s.photos.list()["items"]) == 3
+
+
+def test_an_error_on_screen_changes_language_with_the_page(bridge, page):
+    page.open("notes")
+    page.click("section[data-app='notes'] .toolbar button.primary")
+    page.wait_for("dialog .note-editor")
+    page.click("dialog button[type='submit']")
+    english = page.wait_for("dialog .error").text
+    assert "note" in english.lower()
+    for language, check in (("ru", lambda text: any("а" <= ch <= "я" for ch in text.lower())),
+                            ("ja", lambda text: "ノート" in text and "メモ" not in text)):
+        page.driver.execute_script(
+            "const s = document.getElementById('language'); s.value = arguments[0];"
+            "s.dispatchEvent(new Event('change'))", language)
+        page.wait_until(lambda: check(page.find("dialog .error").text), message=language)
+    assert page.console_errors() == []

@@ -22,6 +22,7 @@ METHODS: dict[str, str] = {
     'ping': 'Answers an empty object: the server is alive.',
     'shutdown': 'Finishes work; later requests are answered -32007 until `exit` or end of input.',
     'exit': 'Ends the process (exit code 0) once what came before it is answered.',
+    'server.describeError': "The message of an error this server answered with, in the session's language: say an error on screen again after the language changed.",
     'server.info': 'Version, database, schema version, edition and counts.',
     'notes.create': 'Creates a note, at the end of the list or at `atIndex`.',
     'notes.get': 'One note.',
@@ -187,6 +188,10 @@ class PingResult(TypedDict):
     pass
 
 
+class ServerDescribeErrorResult(TypedDict):
+    message: str
+
+
 class Edition(TypedDict, total=False):
     freeLimit: int | None
     used: int
@@ -307,6 +312,29 @@ class Server(Namespace):
     """The `server.*` methods."""
 
     _prefix = 'server'
+
+    def describeError(
+        self,
+        *,
+        code: int,
+        data: dict[str, Any] | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ServerDescribeErrorResult:
+        """The message of an error this server answered with, in the session's language: say an error on screen
+        again after the language changed.
+
+        Args:
+            code: The error's code, as it came.
+            data: The error's data, as it came.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `server.describeError`; answers its result or raises its error.
+        """
+        return self._call('server.describeError', named(code=code, data=data), progress, timeout)
+
+    describe_error = describeError
 
     def info(
         self,
@@ -1581,6 +1609,18 @@ if TYPE_CHECKING:
 
         _prefix = 'server'
 
+        def describeError(
+            self,
+            *,
+            code: int,
+            data: dict[str, Any] | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ServerDescribeErrorResult]:
+            ...
+
+        describe_error = describeError
+
         def info(
             self,
             *,
@@ -2263,6 +2303,7 @@ else:
 PATHS: tuple[str, ...] = (
     'initialize',
     'ping',
+    'server.describeError',
     'server.info',
     'notes.create',
     'notes.get',

@@ -3,7 +3,7 @@
 // and import), the status banner.
 import { Rpc } from './rpc.js';
 import { language, setLanguage, t } from './i18n.js';
-import { errorLine, h, showError } from './ui.js';
+import { errorLine, h, retranslateErrors, showError } from './ui.js';
 import * as moments from './moments.js';
 import * as reminders from './reminders.js';
 import * as messages from './messages.js';
@@ -81,6 +81,7 @@ async function changeLanguage(next) {
   translatePage();
   await rpc.call('initialize', { locale: next, clientInfo: { name: 'satchel-web' } });
   for (const screen of Object.values(screens)) screen.translate?.();
+  await retranslateErrors(rpc);
   screens[currentApp]?.refresh?.();
 }
 

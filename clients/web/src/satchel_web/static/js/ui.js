@@ -24,11 +24,38 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** The places showing a server's error now: each says it again when the page's language changes. */
+const shownErrors = new Map(); // place → the RpcError it shows
+
 /** Shows `error` (an RpcError or any Error) in `place`, an element with `role="alert"`; `null` clears it. */
 export function showError(place, error) {
   if (!place) return;
   place.textContent = error ? error.message : '';
   place.hidden = !error;
+  if (error && 'code' in error) shownErrors.set(place, error);
+  else shownErrors.delete(place);
+}
+
+/**
+ * Says every server error on screen again in the session's language (just changed), as the server words it
+ * (`server.describeError`): an error never stays in the language the page left.
+ * @param {import('./rpc.js').Rpc} rpc
+ */
+export async function retranslateErrors(rpc) {
+  await Promise.all([...shownErrors].map(async ([place, error]) => {
+    if (!place.isConnected) {
+      shownErrors.delete(place);
+      return;
+    }
+    try {
+      const { message } = await rpc.call('server.describeError', { code: error.code, data: error.data ?? {} });
+      if (shownErrors.get(place) !== error) return; // replaced meanwhile
+      error.message = message;
+      place.textContent = message;
+    } catch {
+      // an error the server cannot say again keeps its words
+    }
+  }));
 }
 
 /** An alert line that `showError` fills: put it next to the control the error is about. */
