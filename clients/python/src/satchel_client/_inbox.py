@@ -60,7 +60,9 @@ class Inbox:
         if not chunk:
             last, self._partial = self._partial, b""
             return [last] if last else None
-        return self._lines(chunk)
+        lines = (self._partial + chunk).split(b"\n")
+        self._partial = lines.pop()
+        return lines
 
     def drain(self) -> None:
         """Reads, and drops, everything until the end of the output; then closes the pipe."""
@@ -107,7 +109,9 @@ class Inbox:
             if not chunk:
                 return None
             if b"\n" in chunk:
-                return self._lines(chunk)
+                lines = (self._partial + chunk).split(b"\n")
+                self._partial = lines.pop()
+                return lines
             self._partial += chunk
 
     def release(self) -> None:
@@ -120,8 +124,3 @@ class Inbox:
             pass
         finally:
             self.lock.release()
-
-    def _lines(self, chunk: bytes) -> list[bytes]:
-        lines = (self._partial + chunk).split(b"\n")
-        self._partial = lines.pop()
-        return lines

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import json.encoder
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -111,7 +112,7 @@ def with_progress_token(params: Any, token: str) -> dict[str, Any]:
 def outgoing(method: str, params: Any, id: int, progress: Any, coroutines: bool) -> tuple[bytes, str | None, Any]:
     """The line of one request and, when ``progress`` is given, its token and the checked callback (``TypeError``
     before anything is sent when either is unfit)."""
-    callback = checked_progress(progress, coroutines)
+    callback = None if progress is None else checked_progress(progress, coroutines)
     if callback is None:
         return encode(request(method, params, id)), None, None
     token = f"{TOKEN_PREFIX}{id}"
@@ -152,21 +153,40 @@ def request(method: str, params: Any, id: int | None) -> dict[str, Any]:
     return message
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
+# What _ENCODER.encode makes for every message, made once: the C encoder, where there is one.
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE = (
+    _C_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    if _C_ENCODER is not None else lambda message, _: [_ENCODER.encode(message)]
+)
+_DECODER = json.JSONDecoder()
 
 
 def encode(message: Any) -> bytes:
     """One line of compact JSON. Raises ``TypeError`` for what JSON cannot carry, before anything is sent."""
     try:
-        text = _ENCODER.encode(message)
+        text = "".join(_ENCODE(message, 0))
     except ValueError as error:  # NaN and infinities: JSON has no such numbers
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
     except TypeError as error:
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
+    except RecursionError:
+        raise TypeError("params are not JSON-serialisable: nested too deeply (or a container holds itself)") from None
     try:
         return text.encode() + b"\n"
     except UnicodeEncodeError as error:  # a lone surrogate: not a character, so not UTF-8
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
+
+
+def decode(line: bytes) -> Any:
+    """The JSON value of one line of UTF-8 (``json.loads`` without its guess of the encoding);
+    ``ValueError`` when the line is not JSON."""
+    text = line.decode().strip()
+    value, end = _DECODER.raw_decode(text)
+    if end != len(text):
+        raise ValueError(f"not JSON: more after {end} characters")
+    return value
 
 
 def outcome(answer: Mapping[str, Any]) -> Any:
@@ -191,7 +211,7 @@ class Incoming:
     def __init__(self, line: bytes) -> None:
         self.answers: list[tuple[Any, Mapping[str, Any]]] = []
         self.notifications: list[tuple[str, Any]] = []
-        message = json.loads(line)
+        message = decode(line)
         for item in message if isinstance(message, list) else [message]:
             if not isinstance(item, dict):
                 continue

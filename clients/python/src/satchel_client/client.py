@@ -22,7 +22,7 @@ from ._launch import log_server_line
 from ._namespace import UNSET, Unset, named
 from ._outbox import Outbox
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
-from ._protocol import refused_as_a_whole, request, unwrap
+from ._protocol import refused_as_a_whole, request
 from .api import Changes, ChangesSubscribeResult, Methods
 from .errors import SatchelError, ServerExited
 
@@ -262,7 +262,9 @@ class Satchel(Connection, Methods):
             self._check_thread()
             return []
         waiters: dict[int, _Waiter] = {}
-        reading = self._claim()
+        reading = self._inbox.claim()
+        if not reading:
+            self._check_thread()
         try:
             with self._lock:
                 if self._gone:
@@ -286,11 +288,12 @@ class Satchel(Connection, Methods):
         return outcomes
 
     def _request(self, method: str, params: Any, timeout: float | None, progress: Any = None) -> Any:
-        if progress is None:
-            reading = self._claim()
-        else:  # its callback runs on this thread while it waits: the reader thread reads for it
+        # This thread reads its answer off the pipe itself when no other thread reads it (the reader thread
+        # never does: it holds the pipe while it calls on_notification), unless a progress callback is to
+        # run on it while it waits.
+        reading = progress is None and self._inbox.claim()
+        if not reading:
             self._check_thread()
-            reading = False
         try:
             with self._lock:
                 if self._gone:
@@ -310,7 +313,9 @@ class Satchel(Connection, Methods):
                 self._inbox.release()
             raise
         try:
-            result = unwrap(self._wait({id: waiter}, timeout, method, reading)[0])
+            result = self._wait({id: waiter}, timeout, method, reading)[0]
+            if isinstance(result, SatchelError):
+                raise result
         finally:
             if token is not None:
                 with self._lock:
@@ -318,14 +323,6 @@ class Satchel(Connection, Methods):
         if method.startswith("changes."):
             self._answered(method)
         return result
-
-    def _claim(self) -> bool:
-        """Whether this thread is to read its answers off the pipe itself (no other thread reads it now).
-        The reader thread never is: it holds the pipe while it calls ``on_notification``."""
-        if self._inbox.claim():
-            return True
-        self._check_thread()
-        return False
 
     def _check_thread(self) -> None:
         if threading.current_thread() is self._reader:
@@ -344,21 +341,13 @@ class Satchel(Connection, Methods):
             finally:
                 self._inbox.release()
         for waiter in waiters.values():
-            if waiter.done:
-                continue
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not waiter.wait(left):
+            if not waiter.done and not waiter.wait(None if deadline is None else max(0.0, deadline - time.monotonic())):
+                with self._lock:
+                    for id in waiters:
+                        self._ledger.abandon(id)
+                if not all(waiter.done for waiter in waiters.values()):  # not answered while giving up
+                    raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
                 break
-        else:
-            return self._values(waiters)
-        with self._lock:
-            for id in waiters:
-                self._ledger.abandon(id)
-        if all(waiter.done for waiter in waiters.values()):  # answered while giving up
-            return self._values(waiters)
-        raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
-
-    def _values(self, waiters: dict[int, _Waiter]) -> list[Any]:
         values = [waiter.value for waiter in waiters.values()]
         if _GONE in values:
             raise self.exited()
@@ -427,14 +416,17 @@ class Satchel(Connection, Methods):
         except ValueError:
             LOG.warning("not JSON on the server's stdout: %r", line[:200])
             return True
-        if not handler and any(self._for_handler(method, params) for method, params in incoming.notifications):
+        notifications = incoming.notifications
+        if not handler and notifications and any(self._for_handler(method, params) for method, params in notifications):
             return False
         if incoming.answers:
+            resolved = []
             with self._lock:
-                resolved = [pair for id, answer in incoming.answers for pair in self._ledger.answered(id, answer)]
+                for id, answer in incoming.answers:
+                    resolved += self._ledger.answered(id, answer)
             for waiter, value in resolved:
                 waiter.set(value)
-        for method, params in incoming.notifications:
+        for method, params in notifications:
             change = self._route(method, params)
             if change is not None:
                 self._changes.put(change)
