@@ -1,0 +1,51 @@
+"""Layout in a real Chromium: one content width for every app, a header whose search is a field's width,
+the five tabs on one line at 390 px in every language, and a long sheet whose Save is always in reach."""
+from __future__ import annotations
+
+from selenium.webdriver.support.ui import Select
+
+APPS = {"moments": ".moments-list-view", "reminders": ".rem-canvas", "messages": ".chat", "notes": ".notes-list",
+        "board": ".board-list"}
+
+
+def width(page, css: str) -> float:
+    return page.driver.execute_script("return document.querySelector(arguments[0]).getBoundingClientRect().width", css)
+
+
+def test_every_app_has_one_content_width_and_the_search_is_a_fields_width(bridge_factory, page_factory):
+    page = page_factory(on=bridge_factory("--demo"), width=1280).open()
+    widths = {}
+    for app, part in APPS.items():
+        page.tab(app)
+        page.wait_for(f"section[data-app='{app}'] {part}")
+        widths[app] = round(width(page, f"section[data-app='{app}'] {part}"))
+    assert len(set(widths.values())) == 1, widths
+    assert width(page, ".search input") <= 440
+
+
+def test_at_390_px_the_tabs_keep_one_line_in_every_language(bridge_factory, page_factory):
+    page = page_factory(on=bridge_factory("--demo"), width=390, height=844).open()
+    for language in ("en", "ru", "ja"):
+        Select(page.find("#language")).select_by_value(language)
+        page.wait_until(lambda: page.driver.execute_script("return document.documentElement.lang") == language)
+        tops = page.driver.execute_script(
+            "return [...document.querySelectorAll('[role=tab]')].map((t) => Math.round(t.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, (language, tops)
+        inside = page.driver.execute_script(
+            "return [...document.querySelectorAll('[role=tab]')].every((t) => t.getBoundingClientRect().right <= innerWidth"
+            " && t.scrollWidth <= t.clientWidth + 1)")
+        assert inside, language
+        page.screenshot(f"tabs-390-{language}")
+
+
+def test_the_note_editor_keeps_save_in_reach_on_a_phone_with_the_picker_open(bridge, page_factory):
+    page = page_factory(width=390, height=844).open("notes")
+    page.click("section[data-app='notes'] .toolbar button.primary")
+    page.wait_for("dialog .note-editor")
+    page.click("dialog .palette .cell.custom")
+    page.wait_for("dialog .hsb")
+    box = page.driver.execute_script(
+        "const r = document.querySelector('dialog .note-editor button[value=save]').getBoundingClientRect();"
+        "return [r.top, r.bottom, innerHeight]")
+    assert 0 <= box[0] and box[1] <= box[2], box
+    page.screenshot("note-editor-picker-390")
