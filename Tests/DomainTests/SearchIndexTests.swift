@@ -63,6 +63,23 @@ import Testing
         #expect(short.snippet.contains("**to**"))
     }
 
+    @Test func aSnippetNeverCutsAWordInTwo() throws {
+        let text = "Yesterday we finally walked the whole length of the harbour wall, and the the lighthouse keeper waved at us from the very top of his tower before the rain"
+        let snippet = try #require(SearchIndex.snippet(of: text, terms: ["lighthouse"]))
+        #expect(snippet.hasPrefix("…"), "\(snippet)")
+        #expect(snippet.hasSuffix("…"), "\(snippet)")
+        let inner = snippet.dropFirst().dropLast().replacingOccurrences(of: "**", with: "")
+        let words = Set(text.split(separator: " ").map(String.init))
+        for word in inner.split(separator: " ") {
+            #expect(words.contains(String(word)), "\(word) is half a word in \(snippet)")
+        }
+        #expect(snippet.contains("**lighthouse**"))
+        // Without spaces (Japanese), the text is cut where it falls.
+        let japanese = String(repeating: "今日は港を歩いた", count: 8) + "灯台守が手を振った" + String(repeating: "雨が降った", count: 12)
+        let cut = try #require(SearchIndex.snippet(of: japanese, terms: ["灯台"]))
+        #expect(cut.contains("**灯台**") && cut.hasPrefix("…") && cut.hasSuffix("…"))
+    }
+
     /// A word in more documents than are ranked exactly: the most recent matches are ranked, title
     /// matches first, then newest first, and every hit is a match with its terms marked.
     @Test func aVeryCommonWordRanksItsRecentMatchesTitlesFirst() throws {

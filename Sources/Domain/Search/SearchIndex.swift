@@ -366,8 +366,21 @@ public final class SearchIndex {
             return nil
         }
         guard let first = lowered.indices.first(where: { match(at: $0) != nil }) else { return nil }
-        let from = max(0, first - 30)
-        let to = min(characters.count, first + 50)
+        // About 30 characters before the hit and 50 after, widened or narrowed to whole words where the text
+        // has spaces (a cut never leaves half a word: "…the the…"); text without them is cut as it is.
+        var from = max(0, first - 30)
+        if from > 0, !characters[from - 1].isWhitespace,
+            let space = characters[from..<first].firstIndex(where: \.isWhitespace)
+        {
+            from = space + 1
+        }
+        var to = min(characters.count, first + 50)
+        let hitEnd = first + (match(at: first) ?? 0)
+        if to < characters.count, !characters[to].isWhitespace, hitEnd < to,
+            let space = characters[hitEnd..<to].lastIndex(where: \.isWhitespace)
+        {
+            to = space
+        }
         var result = from > 0 ? "…" : ""
         var index = from
         while index < to {
