@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from processes import STUBBORN, children
-from satchel_client import AsyncSatchel, NotFound, ServerExited, ValidationFailed
+from satchel_client import AsyncSatchel, NotFound, Satchel, ServerExited, ValidationFailed
 
 
 def run(coroutine):
@@ -236,3 +236,37 @@ def test_close_on_a_hung_server_takes_at_most_its_grace(stand_in):
 
     s = run(main())
     assert s.returncode == -signal.SIGKILL and s.pid not in children()
+
+
+# Answers each request; at "last" it writes its answer (and a line more) and exits at once, with a code.
+ANSWERS_THEN_EXITS = """
+    for line in sys.stdin:
+        request = json.loads(line)
+        answer(request, {'method': request['method']})
+        if request['method'] == 'last':
+            send({'jsonrpc': '2.0', 'method': 'notifications/message', 'params': {'text': 'bye'}})
+            sys.exit(3)
+"""
+
+
+def test_what_a_server_wrote_before_it_ended_arrives_before_the_end(stand_in):
+    server = stand_in(ANSWERS_THEN_EXITS)
+    seen = []
+
+    async def main():
+        async with AsyncSatchel(server, on_notification=lambda method, params: seen.append(params)) as s:
+            for _ in range(20):  # the exit must not overtake the answer however the loop's turns fall
+                assert await s.call("again") == {"method": "again"}
+            assert await s.call("last") == {"method": "last"}
+            with pytest.raises(ServerExited) as ended:
+                await s.ping()
+            assert ended.value.returncode == 3
+            assert seen == [{"text": "bye"}]
+
+    run(main())
+    with Satchel(server, on_notification=lambda method, params: seen.append(params)) as s:
+        assert s.call("last") == {"method": "last"}
+        with pytest.raises(ServerExited) as ended:
+            s.ping()
+        assert ended.value.returncode == 3
+    assert seen == [{"text": "bye"}] * 2

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -10,17 +11,53 @@ if TYPE_CHECKING:
 
 class Pipes(asyncio.SubprocessProtocol):
     """Splits what the server writes into lines (stdout: messages, stderr: log lines), tracks whether its
-    input pipe is full, and reports when the process and all its pipes are done."""
+    input pipe is full, and reports the end once the process has exited and its output is all read.
 
-    def __init__(self, connection: AsyncSatchel) -> None:
+    The server's stdout is a pipe of its own, read by a reader callback of the event loop: an answer
+    resolves its caller's future in the turn of the loop that sees it arrive (a subprocess transport's pipe
+    would hand it on to the next turn)."""
+
+    def __init__(self, connection: AsyncSatchel, output: int) -> None:
         self.connection = connection
+        self.loop = asyncio.get_running_loop()
+        self.output: int | None = output  # the read end of the server's stdout, until its end
         self.partial = {1: b"", 2: b""}
         self.writable: asyncio.Future[None] | None = None
-        self.finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.finished: asyncio.Future[None] = self.loop.create_future()
+        self.exited = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.SubprocessTransport)
         self.connection._transport = transport  # before any data arrives, or the end
+
+    def read_output(self) -> None:
+        """Starts reading the server's stdout (once the process has it)."""
+        assert self.output is not None
+        os.set_blocking(self.output, False)
+        self.loop.add_reader(self.output, self._readable)
+
+    def _readable(self) -> None:
+        assert self.output is not None
+        try:
+            data = os.read(self.output, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            self.pipe_data_received(1, data)
+        else:
+            self.close_output()
+
+    def close_output(self) -> None:
+        """The end of the server's stdout (or of reading it): its last line, then the end if it has exited."""
+        if self.output is None:
+            return
+        self.loop.remove_reader(self.output)
+        os.close(self.output)
+        self.output = None
+        self.pipe_connection_lost(1, None)
+        self._finish()
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if b"\n" not in data:
@@ -36,7 +73,7 @@ class Pipes(asyncio.SubprocessProtocol):
             self.partial[fd] = b""
 
     def pause_writing(self) -> None:
-        self.writable = asyncio.get_running_loop().create_future()
+        self.writable = self.loop.create_future()
 
     def resume_writing(self) -> None:
         if self.writable is not None and not self.writable.done():
@@ -44,7 +81,11 @@ class Pipes(asyncio.SubprocessProtocol):
         self.writable = None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.exited = True
         self.resume_writing()
-        self.connection._ended()
-        if not self.finished.done():
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.exited and self.output is None and not self.finished.done():
+            self.connection._ended()
             self.finished.set_result(None)

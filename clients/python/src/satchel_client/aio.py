@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import os
 import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
@@ -19,7 +20,7 @@ from ._launch import log_server_line
 from ._namespace import UNSET, Unset, named
 from ._pipes import Pipes
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
-from ._protocol import refused_as_a_whole, request, unwrap
+from ._protocol import refused_as_a_whole, request
 from .api import AsyncChanges, AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited
 
@@ -135,9 +136,17 @@ class AsyncSatchel(Connection, AsyncMethods):
         self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
         self._watchdog: asyncio.TimerHandle | None = None
         loop = asyncio.get_running_loop()
-        transport, self._pipes = await loop.subprocess_exec(
-            lambda: Pipes(self), *self.argv, stdin=-1, stdout=-1, stderr=-1, env=self.env
-        )
+        output, child_output = os.pipe()
+        try:
+            transport, self._pipes = await loop.subprocess_exec(
+                lambda: Pipes(self, output), *self.argv, stdin=-1, stdout=child_output, stderr=-1, env=self.env
+            )
+        except BaseException:
+            os.close(output)
+            raise
+        finally:
+            os.close(child_output)
+        self._pipes.read_output()
         self._transport = transport
         stdin = transport.get_pipe_transport(0)
         assert isinstance(stdin, asyncio.WriteTransport)
@@ -232,7 +241,8 @@ class AsyncSatchel(Connection, AsyncMethods):
         self._check_running()
         id = self._ledger.next_id()
         line, token, callback = outgoing(method, params, id, progress, coroutines=True)
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        assert loop is not None
         answer = loop.create_future()
         if token is None:
             (value,) = await self._exchange({id: answer}, line, timeout, method)
@@ -250,10 +260,11 @@ class AsyncSatchel(Connection, AsyncMethods):
                 (value,) = await self._exchange({id: answer}, line, timeout, method, reports)
             finally:
                 del self._progress[token]
-        result = unwrap(value)
+        if isinstance(value, SatchelError):
+            raise value
         if method.startswith("changes."):
             self._answered(method)
-        return result
+        return value
 
     def _check_running(self) -> None:
         if self._transport is None:
@@ -302,22 +313,25 @@ class AsyncSatchel(Connection, AsyncMethods):
             self._send(line)
             if reports is not None:
                 await reports.hand_over()
-            values = [await future for future in futures.values()]
+            values = []
+            for future in futures.values():
+                values.append(await future)
         finally:
             self._deadlines.pop(key, None)
             for id, future in futures.items():
                 if not future.done() or future.cancelled():
                     self._ledger.abandon(id)
-        if any(value is _EXPIRED for value in values):
+        if _EXPIRED in values:
             raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
-        if any(value is _GONE for value in values):
+        if _GONE in values:
             raise self.exited()
         return values
 
     def _watch(self, key: int, timeout: float, futures: dict[int, asyncio.Future[Any]]) -> None:
         """Keeps a deadline for a line of requests. One timer serves them all: it fires at the earliest
         deadline (a timer per call would cost a quarter of a round trip)."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        assert loop is not None
         deadline = loop.time() + timeout
         self._deadlines[key] = (deadline, futures)
         if self._watchdog is None or deadline < self._watchdog.when():
@@ -441,3 +455,4 @@ class AsyncSatchel(Connection, AsyncMethods):
             if self._watchdog is not None:
                 self._watchdog.cancel()
             transport.close()
+            self._pipes.close_output()
