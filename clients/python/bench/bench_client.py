@@ -2,10 +2,14 @@
 """What satchel-client costs: calls/s through AsyncSatchel (and Satchel) against a raw pipe doing the same
 requests, one at a time and pipelined, in one run and interleaved, so the machine's noise hits all alike.
 
-usage: bench_client.py [--binary PATH] [--one N] [--pipelined N] [--rounds R]
+usage: bench_client.py [--binary PATH] [--one N] [--pipelined N] [--rounds R] [--before SRC]
 The raw pipe is the least a client can do: json.dumps, one write, read one line, json.loads; pipelined, it
 writes all its lines at once from a thread, as ../shared/bench/drive.py does (whose own figures follow the
-table when that file is there).
+table when that file is there). The bare asyncio loop is the least an asyncio client can do: the same
+requests, each answer read by a reader callback of the event loop and handed to the caller's future.
+--pipelined 0 measures one call at a time only; --before SRC also runs, alternating in every round, the
+satchel_client package found in the folder SRC (an older checkout's clients/python/src), for ratios of a
+change measured in the same run. Ratios are given with their spread over the rounds: median [min-max].
 """
 from __future__ import annotations
 
@@ -100,7 +104,37 @@ def raw_round(binary: str, folder: str, workload: str, one: int, pipelined: int)
             pipe.call(workload, params_for(workload, i, ids))
     many = timed(lambda: pipe.pipelined(workload, pipelined, ids))
     pipe.close()
-    return one / single.wall, single.cpu / one * 1e6, pipelined / many
+    return one / single.wall, single.cpu / one * 1e6, pipelined / many if pipelined else 0.0
+
+
+def bare_asyncio_round(binary: str, folder: str, workload: str, one: int) -> tuple[float, float]:
+    async def main() -> tuple[float, float]:
+        pipe = RawPipe(argv(binary, folder, f"bare-{workload}"))
+        ids = [pipe.call("notes.create", {"title": f"n{i}"})["id"] for i in range(200)]
+        output = pipe.process.stdout.fileno()
+        os.set_blocking(output, False)
+        loop = asyncio.get_running_loop()
+        waiting: dict[int, asyncio.Future] = {}
+
+        def readable() -> None:
+            pipe.buffer += os.read(output, 1 << 16)
+            *lines, pipe.buffer = pipe.buffer.split(b"\n")
+            for line in lines:
+                answer = json.loads(line)
+                waiting.pop(answer["id"]).set_result(answer["result"])
+
+        loop.add_reader(output, readable)
+        with Clock() as single:
+            for i in range(one):
+                line = pipe.line(workload, params_for(workload, i, ids))
+                waiting[pipe.next_id] = future = loop.create_future()
+                os.write(pipe.process.stdin.fileno(), line)
+                await future
+        loop.remove_reader(output)
+        pipe.close()
+        return one / single.wall, single.cpu / one * 1e6
+
+    return asyncio.run(main())
 
 
 def async_round(binary: str, folder: str, workload: str, one: int, pipelined: int) -> tuple[float, float, float]:
@@ -113,7 +147,7 @@ def async_round(binary: str, folder: str, workload: str, one: int, pipelined: in
             started = time.perf_counter()
             await asyncio.gather(*(s.call(workload, params_for(workload, i, ids)) for i in range(pipelined)))
             many = time.perf_counter() - started
-        return one / single.wall, single.cpu / one * 1e6, pipelined / many
+        return one / single.wall, single.cpu / one * 1e6, pipelined / many if pipelined else 0.0
 
     return asyncio.run(main())
 
@@ -127,36 +161,86 @@ def sync_round(binary: str, folder: str, workload: str, one: int) -> tuple[float
         return one / single.wall, single.cpu / one * 1e6
 
 
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def measure(kind: str, binary: str, workload: str, one: int, pipelined: int, src: pathlib.Path) -> list[float]:
+    """One round of one client, in a Python of its own that imports satchel_client from ``src``."""
+    done = subprocess.run(
+        [sys.executable, str(HERE / "bench_client.py"), "--round", kind, "--binary", binary, "--one", str(one),
+         "--pipelined", str(pipelined), workload],
+        env={**os.environ, "PYTHONPATH": str(src)}, capture_output=True, text=True, check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def run_round(kind: str, binary: str, workload: str, one: int, pipelined: int) -> list[float]:
+    with tempfile.TemporaryDirectory() as folder:
+        if kind == "raw":
+            return list(raw_round(binary, folder, workload, one, pipelined))
+        if kind == "bare":
+            return list(bare_asyncio_round(binary, folder, workload, one))
+        if kind == "async":
+            return list(async_round(binary, folder, workload, one, pipelined))
+        return list(sync_round(binary, folder, workload, one))
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f}x [{min(values):.2f}-{max(values):.2f}]"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=None)
     parser.add_argument("--one", type=int, default=3000, help="one-at-a-time calls per run")
-    parser.add_argument("--pipelined", type=int, default=20000, help="pipelined calls per run")
+    parser.add_argument("--pipelined", type=int, default=20000, help="pipelined calls per run (0: none)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before", type=pathlib.Path, help="another satchel_client's src folder, to compare")
+    parser.add_argument("--round", help=argparse.SUPPRESS)
+    parser.add_argument("workloads", nargs="*", default=list(WORKLOADS))
     options = parser.parse_args()
     binary = find_binary(options.binary)
-    print(f"## satchel-client against a raw pipe ({binary}, {os.cpu_count()} cores, {options.rounds} rounds; "
-          "medians; ratio = library time per call / raw time per call; CPU = the client process's own, "
-          "µs per call)\n")
-    print("| workload | raw 1-at-a-time/s | AsyncSatchel | ratio | Satchel (sync) | ratio | client CPU raw / async "
-          "/ sync | raw pipelined/s | AsyncSatchel pipelined | ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for workload in WORKLOADS:
-        rows = []
+    if options.round:
+        print(json.dumps(run_round(options.round, binary, options.workloads[0], options.one, options.pipelined)))
+        return
+    libraries = {"now": HERE.parent / "src"}
+    if options.before:
+        libraries["before"] = options.before.resolve()
+    print(f"## satchel-client against a raw pipe ({binary}, {os.cpu_count()} cores, {options.rounds} rounds, "
+          "each client in a Python of its own, in turn; rates and CPU: medians; ratio = time per call / the raw "
+          "loop's in the same round, median [min-max]; CPU = the client process's own, µs per call)\n")
+    print("| workload | library | raw 1-at-a-time/s | AsyncSatchel | ratio | Satchel (sync) | ratio "
+          "| client CPU raw / async / sync | bare asyncio loop: ratio |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    pipelined_rows = []
+    for workload in options.workloads:
+        rounds: dict[str, list[list[float]]] = {}
         for _ in range(options.rounds):
-            with tempfile.TemporaryDirectory() as folder:
-                raw_one, raw_cpu, raw_many = raw_round(binary, folder, workload, options.one, options.pipelined)
-                async_one, async_cpu, async_many = async_round(
-                    binary, folder, workload, options.one, options.pipelined)
-                sync_one, sync_cpu = sync_round(binary, folder, workload, options.one)
-            rows.append((raw_one, async_one, sync_one, raw_cpu, async_cpu, sync_cpu, raw_many, async_many))
-        raw_one, async_one, sync_one, raw_cpu, async_cpu, sync_cpu, raw_many, async_many = (
-            statistics.median(c) for c in zip(*rows))
-        print(f"| `{workload}` | {raw_one:,.0f} | {async_one:,.0f} | {raw_one / async_one:.2f}x "
-              f"| {sync_one:,.0f} | {raw_one / sync_one:.2f}x | {raw_cpu:.0f} / {async_cpu:.0f} / {sync_cpu:.0f} "
-              f"| {raw_many:,.0f} | {async_many:,.0f} | {raw_many / async_many:.2f}x |", flush=True)
+            plan = [("raw", "now"), ("bare", "now")] + [(kind, name) for name in libraries for kind in ("async", "sync")]
+            for kind, name in plan:
+                pipelined = options.pipelined if kind in ("raw", "async") and name == "now" else 0
+                rounds.setdefault(f"{kind} {name}", []).append(
+                    measure(kind, binary, workload, options.one, pipelined, libraries[name]))
+        raw = rounds["raw now"]
+        ratio = {key: [row[0] / each[0] for row, each in zip(raw, values)] for key, values in rounds.items()}
+        rate = {key: statistics.median(each[0] for each in values) for key, values in rounds.items()}
+        cpu = {key: statistics.median(each[1] for each in values) for key, values in rounds.items()}
+        for name in libraries:
+            bare = spread(ratio["bare now"]) if name == "now" else ""
+            print(f"| `{workload}` | {name} | {rate['raw now']:,.0f} | {rate[f'async {name}']:,.0f} "
+                  f"| {spread(ratio[f'async {name}'])} | {rate[f'sync {name}']:,.0f} | {spread(ratio[f'sync {name}'])} "
+                  f"| {cpu['raw now']:.0f} / {cpu[f'async {name}']:.0f} / {cpu[f'sync {name}']:.0f} | {bare} |",
+                  flush=True)
+        if options.pipelined:
+            raw_many = statistics.median(each[2] for each in raw)
+            async_many = statistics.median(each[2] for each in rounds["async now"])
+            pipelined_rows.append(f"| `{workload}` | {raw_many:,.0f} | {async_many:,.0f} | {raw_many / async_many:.2f}x |")
+    if pipelined_rows:
+        print(f"\n{options.pipelined:,} calls pipelined (AsyncSatchel: one task a call, `asyncio.gather`):\n")
+        print("| workload | raw pipelined/s | AsyncSatchel pipelined | ratio |\n| --- | --- | --- | --- |")
+        print("\n".join(pipelined_rows))
     drive = pathlib.Path(__file__).resolve().parents[3].parent / "shared" / "bench" / "drive.py"
-    if drive.is_file():
+    if drive.is_file() and options.pipelined:
         print("\n`drive.py` on the same binary, for reference:\n")
         for workload in ("ping", "create", "get"):
             with tempfile.TemporaryDirectory() as folder:
