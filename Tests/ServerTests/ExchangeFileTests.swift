@@ -128,7 +128,10 @@ import Testing
             #expect(attempt(doubled, 5) == ["reason": "invalidDocument", "field": "document.notes[1].id"])
             let newer = attempt(good.replacingOccurrences(of: "\"version\":1}", with: "\"version\":2}"), 6)
             #expect(newer?["reason"] == "unsupportedVersion")
-            #expect(attempt("nothing", 7)?["reason"] == "invalidDocument")
+            #expect(attempt("nothing", 7) == ["reason": "notAnExport", "field": "document"])
+            #expect(attempt("\u{89}PNG and so on", 8)?["reason"] == "notAnExport")
+            let other = good.replacingOccurrences(of: "\"format\":\"satchel\"", with: "\"format\":\"other\"")
+            #expect(attempt(other, 9) == ["reason": "notAnExport", "field": "document.format"])
             #expect(try ExchangeTests.export(target) == before, "no failed import changed anything")
         }
     }

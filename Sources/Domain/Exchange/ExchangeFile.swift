@@ -243,6 +243,8 @@ final class ExchangeFileReader {
     func locate() throws {
         try seek(to: 0)
         try skipWhitespace()
+        // Not even a JSON object (a photo, a text file): not an export at all, said in those words.
+        guard try peek() == UInt8(ascii: "{") else { throw DomainError.validation(reason: .notAnExport, field: "document") }
         try expect(UInt8(ascii: "{"), "")
         try skipWhitespace()
         if try peek() == UInt8(ascii: "}") {

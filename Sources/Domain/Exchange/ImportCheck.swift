@@ -24,7 +24,9 @@ enum ImportCheck {
 
     /// The document's `format` and `version`, checked before anything else of it.
     static func header(format: String, version: Int) throws(DomainError) {
-        guard format == ExchangeDocument.currentFormat else { throw invalid("format") }
+        guard format == ExchangeDocument.currentFormat else {
+            throw .validation(reason: .notAnExport, field: "document.format")
+        }
         if version > ExchangeDocument.currentVersion {
             throw .validation(
                 reason: .unsupportedVersion, field: "document.version", limit: Int64(ExchangeDocument.currentVersion))

@@ -6,6 +6,11 @@ enum ExchangeMessages {
             .russian: "Документ не является корректным экспортом Satchel: см. {field}",
             .japanese: "Satchel のエクスポートとして正しくない文書です: {field} を確認してください",
         ],
+        "notAnExport": [
+            .english: "This file is not a Satchel export (the JSON document an export writes); nothing was imported",
+            .russian: "Этот файл не является экспортом Satchel (JSON-документом, который записывает экспорт); ничего не импортировано",
+            .japanese: "このファイルは Satchel のエクスポート（エクスポートが書き出す JSON 文書）ではありません。何もインポートされていません",
+        ],
         "unsupportedVersion": [
             .english: "The document was written by a newer Satchel (format version above {limit}); nothing was imported",
             .russian: "Документ создан более новой версией Satchel (версия формата выше {limit}); ничего не импортировано",

@@ -180,3 +180,17 @@ def test_replace_asks_first_and_cancel_keeps_everything(bridge, page, tmp_path):
     assert page.find(".data-result p").text == "Items imported: 1."
     page.click(".data-panel .data-close")
     page.wait_until(lambda: notes_shown(page) == ["From the file"], message="replace did not replace")
+
+
+def test_a_file_that_is_not_an_export_is_refused_in_plain_words(bridge, page, tmp_path):
+    photo = tmp_path / "holiday.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    page.open("notes")
+    open_data(page)
+    choose(page, photo)
+    page.click(".data-panel .data-import")
+    error = page.wait_for(".data-panel .error")
+    assert error.text.startswith("This file is not a Satchel export"), error.text
+    assert "document" not in error.text.split("(")[0], "no field path in the words"
+    with Satchel(db=bridge.db) as s:
+        assert s.notes.list()["items"] == []
