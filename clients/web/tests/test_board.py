@@ -170,3 +170,21 @@ def test_the_title_stops_taking_input_at_255_characters(bridge, page):
     with Satchel(db=bridge.db) as s:
         (created,) = s.board.list()["items"]
     assert len(created["title"]) == 255 and created["title"].endswith("aZaaaaa😀😀😀bc")
+
+
+def test_after_a_vote_the_posts_stay_put_until_the_new_order_is_asked_for(demo, page_factory, store):
+    page = page_factory(on=demo).open("board")
+    Select(page.find(f"{APP} select.board-sort")).select_by_value("votes")
+    page.wait_until(lambda: shown(page) == server_order(store, "votes"))
+    before = shown(page)
+    target = before[3]
+    for _ in range(2):  # enough to pass the posts above it, from another process as well as here
+        store.board.vote(id=target, direction="up")
+    part(post(page, target), "button.board-up").click()
+    page.wait_until(lambda: part(post(page, target), ".board-count").text.split()[0] != "", message="counted")
+    page.wait_until(lambda: page.find(f"{APP} .board-resort").is_displayed(), message="the new order offered")
+    assert shown(page) == before, "nothing moved under the pointer"
+    assert server_order(store, "votes").index(target) < 3
+    page.click(f"{APP} .board-resort")
+    page.wait_until(lambda: shown(page) == server_order(store, "votes"))
+    assert not page.find(f"{APP} .board-resort").is_displayed()

@@ -24,7 +24,7 @@ extend({
     'board.counts': '{ups} up, {downs} down',
     'board.delete': 'Delete “{title}”',
     'board.confirmDelete': 'Delete “{title}”?',
-    'board.more': 'More posts',
+    'board.more': 'More posts', 'board.resort': 'Show the new order',
     'board.count': '{count} of {limit} characters',
   },
   ru: {
@@ -44,7 +44,7 @@ extend({
     'board.counts': 'за: {ups}, против: {downs}',
     'board.delete': 'Удалить «{title}»',
     'board.confirmDelete': 'Удалить «{title}»?',
-    'board.more': 'Ещё посты',
+    'board.more': 'Ещё посты', 'board.resort': 'Показать новый порядок',
     'board.count': '{count} из {limit} символов',
   },
   ja: {
@@ -64,7 +64,7 @@ extend({
     'board.counts': '賛成 {ups}・反対 {downs}',
     'board.delete': '「{title}」を削除',
     'board.confirmDelete': '「{title}」を削除しますか？',
-    'board.more': 'さらに表示',
+    'board.more': 'さらに表示', 'board.resort': '新しい順に並べる',
     'board.count': '{count} / {limit} 文字',
   },
 });
@@ -125,11 +125,14 @@ export function mount(section, { rpc }) {
   const list = h('ul', { class: 'list board-list', 'aria-label': t('board.list') });
   const empty = h('p', { class: 'empty board-empty', hidden: true }, t('board.empty'));
   const more = h('button', { type: 'button', class: 'button board-more', hidden: true, onclick: () => loadMore() }, t('board.more'));
+  // After a vote (or a change from elsewhere) the posts stay where they are, as the original keeps them until
+  // Reload: the post under the pointer does not jump. The new order is one click away.
+  const resort = h('button', { type: 'button', class: 'button board-resort', hidden: true, onclick: () => load() }, t('board.resort'));
   section.classList.add('board');
   section.append(
     h('div', { class: 'toolbar board-toolbar' }, heading,
       h('div', { class: 'board-controls' }, h('label', { class: 'board-sort-field' }, sortLabel, sortSelect), newButton)),
-    listError, status, list, empty, more);
+    listError, resort, status, list, empty, more);
 
   // Rows
 
@@ -163,9 +166,20 @@ export function mount(section, { rpc }) {
     row.remove.setAttribute('aria-label', t('board.delete', { title: post.title }));
   }
 
-  /** Shows `posts` in the server's order, keeping each post's element (and the focus inside it). */
-  function render(posts, { append = false } = {}) {
-    const ordered = append ? [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean) : [];
+  /** The rows as shown, top to bottom. */
+  const shownRows = () => [...list.children].map((li) => rows.get(/** @type {HTMLElement} */ (li).dataset.id)).filter(Boolean);
+
+  /**
+   * Shows `posts`, keeping each post's element (and the focus inside it): in the server's order, or, with
+   * `keepOrder`, where they are now (new ones after them), offering the server's order with `resort`.
+   */
+  function render(posts, { append = false, keepOrder = false } = {}) {
+    const ordered = append || keepOrder ? shownRows() : [];
+    if (keepOrder) {
+      const current = new Set(posts.map((post) => post.id));
+      ordered.splice(0, ordered.length, ...ordered.filter((row) => current.has(row.id)));
+      for (const row of ordered) show(row, posts.find((post) => post.id === row.id));
+    }
     const keep = new Set(ordered.map((row) => row.id));
     for (const post of posts) {
       if (keep.has(post.id)) continue;
@@ -182,6 +196,7 @@ export function mount(section, { rpc }) {
       row.li.remove();
     }
     arrange(list, ordered);
+    if (!append) resort.hidden = ordered.every((row, index) => row.id === posts[index]?.id);
     if (focused && !rows.has(focused.id)) (rows.get(list.firstElementChild?.dataset.id)?.up ?? newButton).focus();
     empty.hidden = !loaded || rows.size > 0;
   }
@@ -189,14 +204,14 @@ export function mount(section, { rpc }) {
 
   // Loading
 
-  async function load() {
+  async function load({ keepOrder = false } = {}) {
     const wanted = sort;
     try {
       const page = await rpc.call('board.list', { sort, voter, limit: Math.min(500, Math.max(PAGE, list.children.length)) });
       if (wanted !== sort) return;
       loaded = true;
       nextCursor = page.nextCursor;
-      render(page.items);
+      render(page.items, { keepOrder: keepOrder && rows.size > 0 });
       more.hidden = !nextCursor;
       showError(listError, null);
     } catch (error) {
@@ -222,7 +237,7 @@ export function mount(section, { rpc }) {
     }
   }
 
-  const schedule = coalesce(load);
+  const schedule = coalesce(() => load({ keepOrder: true }));
 
   function changeSort(value) {
     sort = value;
@@ -344,7 +359,7 @@ export function mount(section, { rpc }) {
   load();
 
   return {
-    show() { schedule(); },
+    show() { load(); },
     refresh() { return load(); },
     changed(event) {
       if (event.domain === 'board') schedule();
@@ -364,6 +379,7 @@ export function mount(section, { rpc }) {
       list.setAttribute('aria-label', t('board.list'));
       empty.textContent = t('board.empty');
       more.textContent = t('board.more');
+      resort.textContent = t('board.resort');
       for (const row of rows.values()) show(row, row.post);
     },
   };
