@@ -49,3 +49,25 @@ def test_the_note_editor_keeps_save_in_reach_on_a_phone_with_the_picker_open(bri
         "return [r.top, r.bottom, innerHeight]")
     assert 0 <= box[0] and box[1] <= box[2], box
     page.screenshot("note-editor-picker-390")
+
+
+def test_at_390_px_sheet_headers_keep_each_word_whole_in_every_language(bridge, page_factory):
+    page = page_factory(width=390, height=844).open("moments")
+    for language in ("en", "ru", "ja"):
+        Select(page.find("#language")).select_by_value(language)
+        page.wait_until(lambda: page.driver.execute_script("return document.documentElement.lang") == language)
+        page.click("section[data-app='moments'] .moments-new")
+        page.wait_for("dialog .sheet-bar")
+        lines = page.driver.execute_script("""
+            return [...document.querySelectorAll('dialog .sheet-bar > *')].map((el) => {
+              const style = getComputedStyle(el);
+              const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.4;
+              const inner = el.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+                - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth);
+              return [el.textContent, Math.round(inner / line), el.scrollWidth <= el.clientWidth + 1];
+            });""")
+        for text, count, fits in lines:
+            assert count == 1 and fits, (language, text, count, fits)
+        page.screenshot(f"moments-sheet-390-{language}")
+        page.click("dialog .moment-cancel")
+        page.wait_gone("dialog")

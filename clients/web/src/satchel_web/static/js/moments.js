@@ -15,7 +15,7 @@ extend({
     'moments.tooMany': 'A post holds at most {limit} photos: the first {kept} you picked were added.',
   },
   ru: {
-    'moments.new': 'Новый пост', 'moments.edit': 'Редактирование', 'moments.text': 'Текст',
+    'moments.new': 'Новый пост', 'moments.edit': 'Правка', 'moments.text': 'Текст',
     'moments.placeholder': 'Что сегодня произошло?', 'moments.addPhotos': 'Добавить фото',
     'moments.removePhoto': 'Убрать фото {n}', 'moments.photo': 'Фото {n} из {count}', 'moments.photos': 'Фото',
     'moments.empty': 'Моментов пока нет', 'moments.more': 'Показать более ранние',
