@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import threading
 import urllib.parse
 
@@ -264,3 +265,12 @@ def test_errors_show_where_they_happened_and_keep_what_was_typed(bridge_factory,
     page.screenshot("messages-feed-down-ru-1280")
 
     assert page.console_errors() == []
+
+
+def test_english_times_have_no_leading_zero_and_other_languages_their_own_form(bridge, page):
+    page.open("messages")
+    page.wait_until(lambda: len(page.find_all(f"{APP} .chat-time")) > 0, message="a batch from the feed")
+    times = page.texts(f"{APP} .chat-time")
+    assert all(re.fullmatch(r"[1-9]\d?:\d\d\s[AP]M", text) for text in times), times
+    Select(page.find("#language")).select_by_value("ru")
+    page.wait_until(lambda: all(re.fullmatch(r"\d{1,2}:\d\d", text) for text in page.texts(f"{APP} .chat-time")))
