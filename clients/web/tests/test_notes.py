@@ -250,3 +250,29 @@ def test_an_error_on_screen_changes_language_with_the_page(bridge, page):
             "s.dispatchEvent(new Event('change'))", language)
         page.wait_until(lambda: check(page.find("dialog .error").text), message=language)
     assert page.console_errors() == []
+
+
+def test_an_image_that_failed_to_load_is_asked_for_again(bridge, page, tmp_path):
+    """The page's image cache keeps answers, not failures: an image asked for before it existed (here: an id
+    that arrives later by import; in life, a request cut by a restart) loads when it is asked for again."""
+    with Satchel(memory=True) as source:
+        source.photos.add(image={"data": base64.b64encode(PNG).decode()})
+        document = source.export()
+    wanted = "img_01arrivedlaterbyimport00"
+    document["images"][0]["id"] = wanted
+    document["photos"][0]["imageId"] = wanted
+    page.open("notes")
+    script = """
+        const done = arguments[arguments.length - 1];
+        const { Rpc } = await import('./app/js/rpc.js');
+        const { imageURL } = await import('./app/js/ui.js');
+        window.secondRpc ??= new Rpc(`ws://${location.host}/ws`);
+        try { done(['ok', (await imageURL(window.secondRpc, arguments[0])).slice(0, 22)]); }
+        catch (error) { done(['failed', error.reason ?? String(error)]); }"""
+    page.driver.set_script_timeout(20)
+    first = page.driver.execute_async_script("(async () => {" + script + "})()", wanted)
+    assert first == ["failed", "notFound"]
+    with Satchel(db=bridge.db) as s:
+        s.import_(document=document, mode="merge")
+    second = page.driver.execute_async_script("(async () => {" + script + "})()", wanted)
+    assert second == ["ok", "data:image/png;base64,"]
