@@ -71,3 +71,25 @@ def test_at_390_px_sheet_headers_keep_each_word_whole_in_every_language(bridge, 
         page.screenshot(f"moments-sheet-390-{language}")
         page.click("dialog .moment-cancel")
         page.wait_gone("dialog")
+
+
+def test_every_screen_at_both_widths_in_light_and_dark_in_every_language(bridge_factory, page_factory):
+    """The gallery a designer reviews (screenshots in the run's folder), and the page never wider than the
+    window in any of them."""
+    bridge = bridge_factory("--demo")
+    for scheme in ("light", "dark"):
+        page = page_factory(on=bridge)
+        page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                    {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        page.open()
+        for language in ("en", "ru", "ja"):
+            Select(page.find("#language")).select_by_value(language)
+            page.wait_until(lambda: page.driver.execute_script("return document.documentElement.lang") == language)
+            for size in (1280, 390):
+                page.resize(size, 900 if size > 600 else 844)
+                for app in ("moments", "reminders", "messages", "notes", "board"):
+                    page.tab(app)
+                    page.wait_for(f"section[data-app='{app}'] .list, section[data-app='{app}'] .chat")
+                    overflow = page.driver.execute_script("return document.documentElement.scrollWidth - innerWidth")
+                    assert overflow <= 0, (scheme, language, size, app, overflow)
+                    page.screenshot(f"gallery-{app}-{size}-{scheme}-{language}")
