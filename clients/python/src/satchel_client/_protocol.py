@@ -179,16 +179,6 @@ def encode(message: Any) -> bytes:
         raise TypeError(f"params are not JSON-serialisable: {error}") from None
 
 
-def decode(line: bytes) -> Any:
-    """The JSON value of one line of UTF-8 (``json.loads`` without its guess of the encoding);
-    ``ValueError`` when the line is not JSON."""
-    text = line.decode().strip()
-    value, end = _DECODER.raw_decode(text)
-    if end != len(text):
-        raise ValueError(f"not JSON: more after {end} characters")
-    return value
-
-
 def outcome(answer: Mapping[str, Any]) -> Any:
     """The result of one answer, or the ``SatchelError`` it carries (returned, not raised)."""
     if "error" in answer:
@@ -211,7 +201,10 @@ class Incoming:
     def __init__(self, line: bytes) -> None:
         self.answers: list[tuple[Any, Mapping[str, Any]]] = []
         self.notifications: list[tuple[str, Any]] = []
-        message = decode(line)
+        text = line.decode().strip()  # UTF-8: json.loads would guess
+        message, end = _DECODER.raw_decode(text)
+        if end != len(text):
+            raise ValueError(f"not JSON: more after {end} characters")
         for item in message if isinstance(message, list) else [message]:
             if not isinstance(item, dict):
                 continue
