@@ -1,7 +1,8 @@
 """``AsyncSatchel``: the asyncio client. The same surface as ``Satchel``, awaited; many calls in flight.
 
-The server's pipes are read by an ``asyncio.SubprocessProtocol``: an answer resolves its caller's future in
-the same turn of the event loop that reads it, with no reader task in between.
+The server's output is read by a reader callback of the event loop: an answer resolves its caller's future in
+the same turn of the loop that reads it, with no reader task in between (two turns a call: that one, and
+the caller's).
 """
 from __future__ import annotations
 
