@@ -265,7 +265,8 @@ def test_every_tool_says_what_it_does_to_data():
             assert all(isinstance(value, bool) for value in hints(tool).values()), name
             assert field(tool, "output_schema")["type"] == "object", name
             assert hints(tool)["open_world_hint"] == (name == "messages_loadMore"), name
-            reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "changes_since")
+            reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "server_describeError",
+                                                                 "changes_since")
             assert hints(tool)["read_only_hint"] == reads, name
             if reads:
                 assert not hints(tool)["destructive_hint"] and hints(tool)["idempotent_hint"], name
