@@ -4,12 +4,12 @@
 >>> with Satchel(memory=True) as s:
 ...     note = s.notes.create(title="Groceries")
 """
-from ._factory import AsyncSatchelFactory
+from ._factory import AsyncSatchelFactory, SatchelFactory
 from ._launch import find_binary
 from ._namespace import UNSET
 from ._protocol import Change, Progress
 from .aio import AsyncSatchel
-from .client import Satchel, SatchelFactory
+from .client import Satchel
 from .errors import (
     BinaryNotFound,
     FreeLimitReached,

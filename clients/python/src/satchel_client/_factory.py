@@ -1,4 +1,5 @@
-"""The types of the pytest plugin's factories: ``ServerFactory[AsyncSatchel]`` is ``async_satchel_factory``'s."""
+"""The types of the pytest plugin's factories: ``SatchelFactory`` (``satchel_factory``) and
+``AsyncSatchelFactory`` (``async_satchel_factory``)."""
 from __future__ import annotations
 
 import os
@@ -7,6 +8,7 @@ from typing import Protocol, TypeVar
 
 from ._connection import NotificationHandler
 from .aio import AsyncSatchel
+from .client import Satchel
 
 Server = TypeVar("Server", covariant=True)
 
@@ -27,6 +29,9 @@ class ServerFactory(Protocol[Server]):
         on_notification: NotificationHandler | None = None,
     ) -> Server: ...
 
+
+#: The type of the fixture ``satchel_factory``: started ``Satchel``s, closed after the test.
+SatchelFactory = ServerFactory[Satchel]
 
 #: The type of the fixture ``async_satchel_factory``: ``AsyncSatchel``s not yet started, which the test starts
 #: and closes in its own event loop.

@@ -14,7 +14,7 @@ import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import IO, Any, Protocol, cast
+from typing import IO, Any, cast
 
 from ._connection import LOG, Connection, NotificationHandler
 from ._inbox import Inbox
@@ -527,21 +527,4 @@ def _end(process: subprocess.Popen[bytes], outbox: Outbox, grace: float) -> None
     _wait_or_kill(process, started + grace / 2, started + grace)
 
 
-class SatchelFactory(Protocol):
-    """The type of the pytest fixture ``satchel_factory``: starts a ``Satchel`` with its options (in memory
-    unless ``db`` is given), closed after the test."""
-
-    def __call__(
-        self,
-        binary: str | os.PathLike[str] | None = None,
-        *,
-        db: str | os.PathLike[str] | None = None,
-        memory: bool = False,
-        args: Sequence[str] = (),
-        env: Mapping[str, str] | None = None,
-        timeout: float | None = 10.0,
-        on_notification: NotificationHandler | None = None,
-    ) -> Satchel: ...
-
-
-__all__ = ["Satchel", "ChangeFeed", "SatchelFactory"]
+__all__ = ["Satchel", "ChangeFeed"]
