@@ -49,11 +49,12 @@ struct ClientRoots {
     }
 
     /// When the list is wanted: the request to send now (`roots/list`), after which the state is asking.
-    mutating func takeRequest(now: Int64) -> (id: RequestID, method: String)? {
+    /// `now` is read only then: this runs after every line, and the clock need not be.
+    mutating func takeRequest(now: @autoclosure () -> Int64) -> (id: RequestID, method: String)? {
         guard state == .wanted else { return nil }
         asked += 1
         let id = RequestID.string("satchel-roots-\(asked)")
-        state = .asking(id: id, since: now)
+        state = .asking(id: id, since: now())
         return (id, "roots/list")
     }
 
