@@ -1,9 +1,9 @@
 // @ts-check
 // Moments: a personal diary. Posts newest first (date, a five-line excerpt, two thumbnails side by side),
 // a detail screen with the whole text and the photo grid, one form that creates and edits.
-import { conflictPanel, versionText } from './conflict.js';
 import { extend, t } from './i18n.js';
-import { coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, labels, openDialog, showError } from './ui.js';
+import { editPost as openForm } from './moment-form.js';
+import { coalesce, confirmDialog, errorLine, h, labels, showError, storedImage } from './ui.js';
 
 extend({
   en: {
@@ -34,16 +34,6 @@ extend({
 });
 
 const PAGE = 50;
-// The form shows the picker while the post has fewer photos than the original allowed (the server decides).
-const PICKER_SLOTS = 4;
-
-/** An <img> whose bytes come from `images.get`; `alt` describes it. */
-function storedImage(rpc, image, attributes = {}) {
-  const img = h('img', { alt: '', decoding: 'async', width: image.width, height: image.height, ...attributes });
-  img.dataset.imageId = image.id;
-  imageURL(rpc, image.id).then((url) => { img.src = url; }, () => img.classList.add('missing'));
-  return img;
-}
 
 /**
  * Mounts the screen in `section`.
@@ -232,157 +222,20 @@ export function mount(section, { rpc }) {
     }
   }
 
-  let editing = null; // the open edit form: {id, notice()}, told when its post changes elsewhere
-
-  /** The creation form (`existing` null) or the edit form of `existing`: text and up to four photos. */
+  let editing = null; // the open edit form, told when its post changes elsewhere
   function editPost(existing) {
-    let base = existing; // the version the person started from: their Save is checked against it
-    // Each photo is {image} (already stored) or {data, type} (picked, sent as base64).
-    let photos = existing ? existing.images.map((image) => ({ image })) : [];
-    let reading = Promise.resolve();
-    let busy = false;
-    const title = existing ? t('moments.edit') : t('moments.new');
-    const text = h('textarea', { class: 'moment-text-input', rows: 8, autofocus: true, dir: 'auto', 'aria-label': t('moments.text'), placeholder: t('moments.placeholder') });
-    text.value = existing?.text ?? '';
-    const error = errorLine();
-    const picker = h('input', { type: 'file', accept: 'image/*', multiple: true, class: 'visually-hidden moment-file', 'aria-label': t('moments.addPhotos') });
-    const addTile = h('label', { class: 'moment-add-photo', title: t('moments.addPhotos') }, h('span', { 'aria-hidden': 'true' }, '+'), picker);
-    const photoList = h('ul', { class: 'list moment-picked', 'aria-label': t('moments.photos') });
-    const save = h('button', { type: 'submit', class: 'primary moment-save' }, t('save'));
-    const photoKey = (list) => JSON.stringify(list.map((photo) => photo.image?.id ?? photo.data));
-    // Whether the form holds something the person typed or picked since `base` (white space alone is not).
-    const typed = () => text.value.trim() !== (base?.text ?? '').trim()
-      || photoKey(photos) !== photoKey(base ? base.images.map((image) => ({ image })) : []);
-    async function leave() {
-      if (typed() && !(await confirmDialog(t('conflict.discard'), t('conflict.discardYes'), t('conflict.keepEditing')))) return;
-      dialog.close();
-    }
-    const cancel = h('button', { type: 'button', class: 'moment-cancel', onclick: leave }, t('cancel'));
-    const conflict = conflictPanel('post', (version) => h('div', { class: 'conflict-version' },
-      h('p', { class: 'conflict-text' }, versionText(version.text)),
-      version.images.length
-        ? h('span', { class: 'moment-thumbs conflict-photos' }, version.images.slice(0, 4).map((image) => storedImage(rpc, image, { class: 'moment-thumb' })))
-        : null), {
-      keepMine: (theirs) => submit(theirs ? { id: theirs.id, ifRevision: theirs.revision } : null),
-      async takeTheirs(theirs) {
-        base = theirs;
-        text.value = theirs.text ?? '';
-        photos = theirs.images.map((image) => ({ image }));
-        renderPhotos();
-        settled();
-      },
-      keepBoth: () => submit(null),
-    });
-    const form = h('form', { class: 'moment-form', novalidate: true },
-      h('div', { class: 'sheet-bar' }, cancel, h('h2', {}, title), save),
-      conflict.element, text, photoList, error);
-    function settled() {
-      conflict.hide();
-      save.hidden = false;
-    }
-    async function conflicted() {
-      let theirs = null;
-      try {
-        theirs = await rpc.call('diary.get', { id: base.id });
-      } catch (failure) {
-        if (failure.reason !== 'notFound') throw failure;
-      }
-      conflict.show(theirs);
-      save.hidden = true;
-    }
-
-    function renderPhotos() {
-      photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
-        photo.image
-          ? storedImage(rpc, photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
-          : h('img', { src: `data:${photo.type};base64,${photo.data}`, alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
-        h('button', {
-          type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
-          onclick: () => { photos.splice(index, 1); renderPhotos(); picker.focus(); },
-        }, h('span', { 'aria-hidden': 'true' }, '×')))));
-      if (photos.length < PICKER_SLOTS) photoList.append(h('li', { class: 'moment-picked-add' }, addTile));
-    }
-
-    picker.addEventListener('change', () => {
-      let files = [...picker.files];
-      picker.value = '';
-      // A post holds four photos, as the original's: more picked at once keeps the first that fit, and says so.
-      const room = PICKER_SLOTS - photos.length;
-      if (files.length > room) {
-        showError(error, new Error(t('moments.tooMany', { limit: PICKER_SLOTS, kept: room })));
-        files = files.slice(0, room);
-      } else {
-        showError(error, null);
-      }
-      reading = reading.then(async () => {
-        for (const file of files) {
-          try {
-            photos.push({ data: await fileToBase64(file), type: file.type || 'application/octet-stream' });
-          } catch (failure) {
-            showError(error, failure);
-          }
-        }
-        renderPhotos();
-        if (photos.length >= PICKER_SLOTS) text.focus();
-      });
-    });
-
-    /** Saves what was typed: over `target` ({id, ifRevision}), or as a new post. */
-    async function submit(target) {
-      if (busy) return;
-      busy = true;
-      save.disabled = true;
-      form.setAttribute('aria-busy', 'true');
-      try {
-        await reading;
-        const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { data: photo.data }));
-        const saved = target
-          ? await rpc.call('diary.update', { ...target, text: text.value, images })
-          : await rpc.call('diary.create', { text: text.value, images });
-        dialog.close('saved');
-        if (target && post?.id === saved.id) {
+    let mine = null;
+    openForm(existing, {
+      rpc,
+      saved(saved, edited) {
+        if (edited && post?.id === saved.id) {
           post = saved;
           renderDetail();
         }
         reload();
-      } catch (failure) {
-        if (target && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
-          showError(error, null);
-          await conflicted().catch((problem) => showError(error, problem));
-        } else {
-          showError(error, failure);
-          text.focus();
-        }
-      } finally {
-        busy = false;
-        save.disabled = false;
-        form.removeAttribute('aria-busy');
-      }
-    }
-
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      if (conflict.open) return; // a choice is waiting
-      submit(base ? { id: base.id, ifRevision: base.revision } : null);
-    });
-
-    renderPhotos();
-    const closed = openDialog(form, { label: title, className: 'moment-sheet' });
-    const dialog = form.closest('dialog');
-    // Escape, too, asks before dropping what was typed.
-    dialog.addEventListener('cancel', (event) => { event.preventDefault(); leave(); });
-    const mine = {
-      id: existing?.id,
-      async notice() {
-        if (!base || busy || conflict.open) return;
-        const now = await rpc.call('diary.get', { id: base.id }).catch((failure) => (failure.reason === 'notFound' ? null : undefined));
-        if (now === undefined || busy || (now && now.revision <= base.revision)) return;
-        conflict.show(now);
-        save.hidden = true;
       },
-    };
-    editing = mine;
-    closed.then(() => { if (editing === mine) editing = null; });
+      opened(form) { editing = mine = form; },
+    }).then(() => { if (editing === mine) editing = null; });
   }
 
   return {

@@ -151,13 +151,16 @@ export function mount(section, { rpc }) {
   reorderable(photoGrid, (id, to, focus) => move('photos.move', id, to, focus));
 
   let editing = null; // the note editor that is open, told when its note changes elsewhere
-  const editNote = (note) => openEditor(note, {
-    rpc,
-    indexOf: (id) => lists.text.items.findIndex((each) => each.id === id),
-    saved: refresh,
-    freeLimit,
-    opened: (editor) => { editing = editor; },
-  });
+  function editNote(note) {
+    let mine = null;
+    openEditor(note, {
+      rpc,
+      indexOf: (id) => lists.text.items.findIndex((each) => each.id === id),
+      saved: refresh,
+      freeLimit,
+      opened: (editor) => { editing = mine = editor; },
+    }).then(() => { if (editing === mine) editing = null; });
+  }
 
   function freeLimit(error) {
     const form = h('form', { method: 'dialog', class: 'free-limit' },

@@ -126,6 +126,14 @@ export async function imageURL(rpc, id) {
   return imageCache.get(id);
 }
 
+/** An <img> whose bytes come from `images.get`; `alt` describes it. */
+export function storedImage(rpc, image, attributes = {}) {
+  const img = h('img', { alt: '', decoding: 'async', width: image.width, height: image.height, ...attributes });
+  img.dataset.imageId = image.id;
+  imageURL(rpc, image.id).then((url) => { img.src = url; }, () => img.classList.add('missing'));
+  return img;
+}
+
 /** Reads a picked file as base64 (without the data: prefix). */
 export function fileToBase64(file) {
   return new Promise((resolve, reject) => {
