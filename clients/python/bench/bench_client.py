@@ -2,7 +2,7 @@
 """What satchel-client costs: calls/s through AsyncSatchel (and Satchel) against a raw pipe doing the same
 requests, one at a time and pipelined, in one run and interleaved, so the machine's noise hits all alike.
 
-usage: bench_client.py [--binary PATH] [--one N] [--pipelined N] [--rounds R] [--before SRC]
+usage: bench_client.py [--binary PATH] [--one N] [--pipelined N] [--rounds R] [--before SRC] [--instructions]
 The raw pipe is the least a client can do: json.dumps, one write, read one line, json.loads; pipelined, it
 writes all its lines at once from a thread, as ../shared/bench/drive.py does (whose own figures follow the
 table when that file is there). The bare asyncio loop is the least an asyncio client can do: the same
@@ -10,6 +10,8 @@ requests, each answer read by a reader callback of the event loop and handed to 
 --pipelined 0 measures one call at a time only; --before SRC also runs, alternating in every round, the
 satchel_client package found in the folder SRC (an older checkout's clients/python/src), for ratios of a
 change measured in the same run. Ratios are given with their spread over the rounds: median [min-max].
+--instructions counts instead the instructions the client process executes a call (under valgrind's
+callgrind: a run of 3,500 calls less one of 500), which the machine's noise does not touch.
 """
 from __future__ import annotations
 
@@ -174,6 +176,34 @@ def measure(kind: str, binary: str, workload: str, one: int, pipelined: int, src
     return json.loads(done.stdout)
 
 
+def instructions(kind: str, binary: str, workload: str, src: pathlib.Path) -> float:
+    """Instructions of the client process a call, for one client (callgrind; 3,500 calls less 500)."""
+    counts = []
+    for calls in (500, 3500):
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             str(HERE / "bench_client.py"), "--round", kind, "--binary", binary, "--one", str(calls),
+             "--pipelined", "0", workload],
+            env={**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}, capture_output=True, text=True,
+            check=True,
+        )
+        counts.append(int(done.stderr.rsplit("Collected : ", 1)[1].split()[0]))
+    return (counts[1] - counts[0]) / 3000
+
+
+def print_instructions(binary: str, workloads: list[str], libraries: dict[str, pathlib.Path]) -> None:
+    print(f"## satchel-client: instructions of the client process a call ({binary}, one at a time, callgrind)\n")
+    print("| workload | raw loop | bare asyncio loop | " + " | ".join(
+        f"`Satchel` {name} | `AsyncSatchel` {name}" for name in libraries) + " |")
+    print("| --- | --- | --- | " + " | ".join("--- | ---" for _ in libraries) + " |")
+    for workload in workloads:
+        now = libraries["now"]
+        cells = [instructions("raw", binary, workload, now), instructions("bare", binary, workload, now)]
+        for src in libraries.values():
+            cells += [instructions("sync", binary, workload, src), instructions("async", binary, workload, src)]
+        print(f"| `{workload}` | " + " | ".join(f"{cell / 1000:.1f} k" for cell in cells) + " |", flush=True)
+
+
 def run_round(kind: str, binary: str, workload: str, one: int, pipelined: int) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
         if kind == "raw":
@@ -196,6 +226,7 @@ def main() -> None:
     parser.add_argument("--pipelined", type=int, default=20000, help="pipelined calls per run (0: none)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", type=pathlib.Path, help="another satchel_client's src folder, to compare")
+    parser.add_argument("--instructions", action="store_true", help="instructions a call (valgrind), not time")
     parser.add_argument("--round", help=argparse.SUPPRESS)
     parser.add_argument("workloads", nargs="*", default=list(WORKLOADS))
     options = parser.parse_args()
@@ -206,6 +237,9 @@ def main() -> None:
     libraries = {"now": HERE.parent / "src"}
     if options.before:
         libraries["before"] = options.before.resolve()
+    if options.instructions:
+        print_instructions(binary, options.workloads, libraries)
+        return
     print(f"## satchel-client against a raw pipe ({binary}, {os.cpu_count()} cores, {options.rounds} rounds, "
           "each client in a Python of its own, in turn; rates and CPU: medians; ratio = time per call / the raw "
           "loop's in the same round, median [min-max]; CPU = the client process's own, µs per call)\n")

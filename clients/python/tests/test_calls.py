@@ -233,6 +233,23 @@ def test_a_timeout_of_one_call_is_the_clients_own_and_never_sent(satchel_factory
     assert len(s.messages.loadMore(limit=2, timeout=None)["items"]) == 2
 
 
+def test_an_answer_that_comes_after_the_reading_call_returned_reaches_its_caller(satchel_factory, slow_feed):
+    # Without live changes or a handler nobody watches the pipe between calls: a call reads its own answer.
+    # A call made while another reads (here: both wait 0.5 s for the feed, one after the other) is answered
+    # after that one has returned, and the reader thread must be watching by then.
+    import threading
+
+    feed = slow_feed(0.5)
+    s = satchel_factory(args=["--messages-feed", feed.url])
+    s.timeout = 5
+    second: list[object] = []
+    later = threading.Timer(0.1, lambda: second.append(s.messages.loadMore(limit=2)))
+    later.start()
+    first = s.messages.loadMore(limit=2)
+    later.join(10)
+    assert [m["text"] for m in first["items"]] == ["one", "two"] and len(second) == 1  # the second in time
+
+
 def test_threads_calling_at_once_each_get_their_own_answers_and_every_change_arrives(satchel_factory, slow_feed):
     import threading
 

@@ -7,9 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._launch import command, environment
-from ._namespace import no_such_method
 from ._protocol import LOG, TOKEN_PREFIX, Change, Ledger, Progress
-from .api import PATHS
 from .errors import ServerExited
 
 __all__ = ["LOG", "Connection", "NotificationHandler"]
@@ -48,13 +46,6 @@ class Connection:
         self._gone = False
         self._closed = False
         self._subscribed = False  # changes.subscribe answered, and no changes.unsubscribe since
-
-    if not TYPE_CHECKING:  # a type checker reports a misspelt name itself
-
-        def __getattr__(self, name: str) -> Any:
-            if name.startswith("_"):
-                raise AttributeError(name)
-            raise no_such_method(name, PATHS)
 
     @property
     def pid(self) -> int | None:

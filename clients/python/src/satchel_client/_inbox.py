@@ -12,11 +12,13 @@ from typing import Any
 class Inbox:
     """The server's output, read by one thread at a time: whoever holds ``lock``.
 
-    Between calls the reader thread takes what the server writes. A calling thread that finds the pipe
-    free ``claim``s it and reads its own answer straight off it, while the reader thread's watch on the
-    pipe is paused (an ``epoll`` without the pipe in it): the answer wakes the one thread that waits for it,
-    instead of a reader thread that would then have to wake it. Without ``epoll`` (not Linux) no calling
-    thread claims the pipe, and the reader thread reads everything.
+    A calling thread that finds the pipe free ``claim``s it and reads its own answer straight off it, while
+    the reader thread's watch on the pipe is paused (``watch(False)``: an ``epoll`` that wakes only for the
+    end of the output): the answer wakes the one thread that waits for it, instead of a reader thread that
+    would then have to wake it. The client keeps the watch paused between calls too, while nothing can
+    arrive that only the reader thread would take (no other call waits, no live changes, no notification
+    handler), so a call costs no system call to pause or resume it. Without ``epoll`` (not Linux) no
+    calling thread claims the pipe, and the reader thread reads everything.
     """
 
     def __init__(self, stream: Any) -> None:
@@ -37,6 +39,8 @@ class Inbox:
         self._watch: Any = select.epoll() if self._epoll else select.poll()
         self._watch.register(fd, select.POLLIN)
         self._watch.register(self._wake, select.POLLIN)
+        #: Whether the reader thread's watch includes the pipe (changed with the client's lock held).
+        self.watching = True
         self._closed = False
 
     # The reader thread
@@ -81,14 +85,23 @@ class Inbox:
     # A calling thread
 
     def claim(self) -> bool:
-        """Takes ``lock`` and pauses the reader thread's watch on the pipe, if no other thread reads it."""
+        """Takes ``lock`` if no other thread reads the pipe (then pause the watch before sending)."""
         if not self._epoll or not self.lock.acquire(False):
             return False
         if self._closed or self.pending:
             self.lock.release()
             return False
-        self._watch.modify(self._fd, 0)
         return True
+
+    def watch(self, on: bool) -> None:
+        """Resumes or pauses the reader thread's watch on the pipe (the end of the output wakes it either
+        way). Called with the client's lock held, so that the last word is the one that counts."""
+        if on != self.watching and self._epoll and not self._closed:
+            try:
+                self._watch.modify(self._fd, select.POLLIN if on else 0)
+            except (ValueError, OSError):  # closed meanwhile: the output has ended
+                return
+            self.watching = on
 
     def read(self, deadline: float | None) -> list[bytes] | None:
         """The whole lines that come next, once some do, at most until ``deadline`` (of ``time.monotonic()``):
@@ -98,7 +111,7 @@ class Inbox:
                 self._ready.poll()
             else:
                 left = deadline - time.monotonic()
-                if left <= 0 or not self._ready.poll(left * 1000):
+                if left <= 0 or not self._ready.poll(int(left * 1000) + 1):  # ms: an int is read faster
                     return None
             try:
                 chunk = os.read(self._fd, 1 << 16)
@@ -108,16 +121,15 @@ class Inbox:
                 return None
             if not chunk:
                 return None
-            if b"\n" in chunk:
+            if chunk.find(b"\n") >= 0:  # (`in` would first try the bytes as a number: a TypeError made and dropped)
                 lines = (self._partial + chunk).split(b"\n")
                 self._partial = lines.pop()
                 return lines
             self._partial += chunk
 
     def release(self) -> None:
-        """Gives the pipe back to the reader thread: its watch resumed, and woken for ``pending`` lines."""
+        """Gives up the pipe; the reader thread is woken for ``pending`` lines (its watch resumed before)."""
         try:
-            self._watch.modify(self._fd, select.POLLIN)
             if self.pending:
                 os.write(self._poke, b"x")
         except BlockingIOError:  # woken already

@@ -50,6 +50,19 @@ def no_such_method(path: str, known: Sequence[str]) -> AttributeError:
     return AttributeError(f"satchel has no method {path}{hint}")
 
 
+class MisspeltNames:
+    """Gives a client's misspelt top-level name (``s.pnig``) the close matches among the known methods."""
+
+    if not TYPE_CHECKING:  # a type checker reports a misspelt name itself
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("_"):
+                raise AttributeError(name)
+            from .api import PATHS
+
+            raise no_such_method(name, PATHS)
+
+
 class Namespace:
     """The methods under one prefix (``notes``, ``reminders``, ...), calling through the client."""
 

@@ -14,37 +14,36 @@ class Outbox:
     waits in a backlog that a thread of its own writes out, so a server that stops reading makes calls time
     out (and ``close`` end it) instead of hanging them."""
 
-    def __init__(self, stream: Any, name: str) -> None:
+    def __init__(self, stream: Any, name: str, lock: threading.Lock) -> None:
         self._stream = stream
         self._fd = stream.fileno()
         os.set_blocking(self._fd, False)
         self._backlog = bytearray()
-        self._lock = threading.Lock()
-        self._ready = threading.Condition(self._lock)
+        self._ready = threading.Condition(lock)
         self._closing = False
         self._broken = False
         self._thread = threading.Thread(target=self._write_backlog, name=name, daemon=True)
         self._thread.start()
 
     def write(self, data: bytes) -> None:
-        """Writes ``data`` after everything written before it. A broken pipe is left to the reader, which
-        answers every waiter when the server's output ends."""
-        with self._lock:
-            if self._broken or self._closing:
+        """Writes ``data`` after everything written before it, with ``lock`` held (the client's: the lock that
+        orders its lines). A broken pipe is left to the reader, which answers every waiter when the server's
+        output ends."""
+        if self._broken or self._closing:
+            return
+        if not self._backlog:
+            try:
+                written = os.write(self._fd, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                self._broken = True
                 return
-            if not self._backlog:
-                try:
-                    written = os.write(self._fd, data)
-                except BlockingIOError:
-                    written = 0
-                except OSError:
-                    self._broken = True
-                    return
-                if written == len(data):
-                    return
-                data = data[written:]
-            self._backlog += data
-            self._ready.notify_all()
+            if written == len(data):
+                return
+            data = data[written:]
+        self._backlog += data
+        self._ready.notify_all()
 
     def _write_backlog(self) -> None:
         while True:

@@ -60,7 +60,7 @@ class Pipes(asyncio.SubprocessProtocol):
         self._finish()
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
-        if b"\n" not in data:
+        if data.find(b"\n") < 0:  # (not `in`: it would first try the bytes as a number)
             self.partial[fd] += data
             return
         *lines, self.partial[fd] = (self.partial[fd] + data).split(b"\n")

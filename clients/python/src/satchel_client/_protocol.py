@@ -160,7 +160,9 @@ _ENCODE = (
     _C_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
     if _C_ENCODER is not None else lambda message, _: [_ENCODER.encode(message)]
 )
-_DECODER = json.JSONDecoder()
+# The C scanner, where there is one: the value at an index of a str, and where it ends (raw_decode without the
+# Python frame around it).
+_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan_once")
 
 
 def encode(message: Any) -> bytes:
@@ -202,7 +204,10 @@ class Incoming:
         self.answers: list[tuple[Any, Mapping[str, Any]]] = []
         self.notifications: list[tuple[str, Any]] = []
         text = line.decode().strip()  # UTF-8: json.loads would guess
-        message, end = _DECODER.raw_decode(text)
+        try:
+            message, end = _SCAN(text, 0)
+        except StopIteration:
+            raise ValueError("not JSON") from None
         if end != len(text):
             raise ValueError(f"not JSON: more after {end} characters")
         for item in message if isinstance(message, list) else [message]:
@@ -214,6 +219,9 @@ class Incoming:
                 self.answers.append((item.get("id"), item))
 
 
+_NOTIFICATION = object()  # a line of the ledger that carries only notifications
+
+
 class Ledger:
     """The lines sent and not yet answered, oldest first, and who waits for each answer.
 
@@ -221,13 +229,14 @@ class Ledger:
     as one over its size limit) belongs to the oldest line still unanswered. A notification's line is kept
     too, until a later answer shows it was read (a notification is answered only when it was unreadable).
     A waiter that gave up (a timeout) is forgotten, but its id stays on the books until its late answer
-    arrives and is dropped.
+    arrives and is dropped. A line of one request is numbered by its id and holds that id; a batch's line
+    is numbered by its first id and holds the set of its ids (each found through ``_line_of``).
     """
 
     def __init__(self) -> None:
         self._last = 0  # ids and line numbers, from one counter
-        self._lines: dict[int, set[int] | None] = {}  # line -> ids not answered yet; None: a notification
-        self._line_of: dict[int, int] = {}
+        self._lines: dict[int, Any] = {}  # line -> its request's id, its batch's ids not answered yet, or _NOTIFICATION
+        self._line_of: dict[int, int] = {}  # id -> line, for the requests of a batch
         self._waiters: dict[int, Any] = {}
 
     def next_id(self) -> int:
@@ -236,6 +245,11 @@ class Ledger:
 
     def sent(self, waiters: Mapping[int, Any]) -> None:
         """Records one line carrying the requests ``waiters`` names (id -> waiter)."""
+        if len(waiters) == 1:
+            for id, waiter in waiters.items():
+                self._lines[id] = id
+                self._waiters[id] = waiter
+            return
         line = min(waiters)
         self._lines[line] = set(waiters)
         for id, waiter in waiters.items():
@@ -244,30 +258,35 @@ class Ledger:
 
     def sent_notification(self) -> None:
         """Records one line carrying only notifications."""
-        self._lines[self.next_id()] = None
+        self._lines[self.next_id()] = _NOTIFICATION
 
     def answered(self, id: Any, answer: Mapping[str, Any]) -> list[tuple[Any, Any]]:
         """The waiters (with their outcome) that ``answer`` resolves: none when nobody waits any more."""
-        if isinstance(id, int) and id in self._line_of:
-            line = self._line_of[id]
-            if next(iter(self._lines)) != line:  # notifications before this line: read without an answer
+        lines = self._lines
+        if type(id) is int:
+            line = self._line_of.get(id, id)
+            waiting = lines.get(line)
+            if waiting != id and not (isinstance(waiting, set) and id in waiting):
+                return []
+            if next(iter(lines)) != line:  # notifications before this line: read without an answer
                 read_silently = []
-                for key, waiting in self._lines.items():  # oldest first; answers come in order: this is short
+                for key, each in lines.items():  # oldest first; answers come in order: this is short
                     if key >= line:
                         break
-                    if waiting is None:
+                    if each is _NOTIFICATION:
                         read_silently.append(key)
                 for key in read_silently:
-                    del self._lines[key]
+                    del lines[key]
             ids = [id]
-        elif id is None and self._lines:
-            line = next(iter(self._lines))
-            if self._lines[line] is None:
-                del self._lines[line]
+        elif id is None and lines:
+            line = next(iter(lines))
+            waiting = lines[line]
+            if waiting is _NOTIFICATION:
+                del lines[line]
                 error = outcome(answer)
                 LOG.warning("the server could not read a notification: %s", error)
                 return []
-            ids = list(self._lines[line] or ())
+            ids = list(waiting) if isinstance(waiting, set) else [waiting]
         else:
             return []
         value = outcome(answer)
@@ -275,12 +294,14 @@ class Ledger:
             value.whole_line = True
         resolved = []
         for each in ids:
-            line = self._line_of.pop(each)
-            waiting = self._lines[line]
-            assert waiting is not None
-            waiting.discard(each)
-            if not waiting:
-                del self._lines[line]
+            line = self._line_of.pop(each, each)
+            waiting = lines[line]
+            if isinstance(waiting, set):
+                waiting.discard(each)
+                if waiting:
+                    line = -1
+            if line != -1:
+                del lines[line]
             waiter = self._waiters.pop(each, None)
             if waiter is not None:
                 resolved.append((waiter, value))

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from ._connection import LOG, Connection
 from ._launch import log_server_line
-from ._namespace import UNSET, Unset, named
+from ._namespace import UNSET, MisspeltNames, Unset, named
 from ._pipes import Pipes
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
 from ._protocol import refused_as_a_whole, request
@@ -100,7 +100,7 @@ class AsyncChangeFeed(AsyncChanges):
         return connection._iterate_changes(timeout)
 
 
-class AsyncSatchel(Connection, AsyncMethods):
+class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
     """A ``satchel`` server process and an asyncio JSON-RPC connection to it.
 
     Takes the options of ``Satchel``. Start it with ``async with AsyncSatchel(...) as s`` or
@@ -197,9 +197,9 @@ class AsyncSatchel(Connection, AsyncMethods):
         ``progress``: called with each ``Progress`` the server reports, in the task awaiting this call; a
         coroutine function is awaited (in order: the call returns once the last report is handled).
         ``timeout``: as ``Satchel.call``'s."""
-        return await self._request(
-            method, merge_params(params, named), self.timeout if isinstance(timeout, Unset) else timeout, progress
-        )
+        if named or not (params is None or type(params) is dict):
+            params = merge_params(params, named)
+        return await self._request(method, params, self.timeout if isinstance(timeout, Unset) else timeout, progress)
 
     def _call(
         self, method: str, params: Any, progress: OnProgress | None = None, timeout: float | None | Unset = UNSET
@@ -232,7 +232,12 @@ class AsyncSatchel(Connection, AsyncMethods):
             id = self._ledger.next_id()
             messages.append(request(method, merge_params(params, {}), id))
             futures[id] = loop.create_future()
-        outcomes = await self._exchange(futures, encode(messages), self.timeout, "a batch")
+        key = self._exchange(futures, encode(messages), self.timeout)
+        try:
+            outcomes = [await future for future in futures.values()]
+        finally:
+            self._forget(key, futures)
+        self._check_outcomes(outcomes, self.timeout, "a batch")
         refused = refused_as_a_whole(outcomes)
         if refused is not None:
             raise refused
@@ -241,13 +246,21 @@ class AsyncSatchel(Connection, AsyncMethods):
     async def _request(self, method: str, params: Any, timeout: float | None, progress: Any = None) -> Any:
         self._check_running()
         id = self._ledger.next_id()
-        line, token, callback = outgoing(method, params, id, progress, coroutines=True)
         loop = self._loop
         assert loop is not None
         answer = loop.create_future()
-        if token is None:
-            (value,) = await self._exchange({id: answer}, line, timeout, method)
+        if progress is None:
+            futures = {id: answer}
+            key = self._exchange(futures, encode(request(method, params, id)), timeout)
+            try:
+                value = await answer
+            finally:
+                self._forget(key, futures)
+            if value is _EXPIRED or value is _GONE:
+                self._check_outcomes([value], timeout, method)
         else:
+            line, token, callback = outgoing(method, params, id, progress, coroutines=True)
+            assert token is not None  # given for every call with progress
             reports = _Reports(callback, answer)
 
             def deliver(progress: Progress) -> None:
@@ -257,10 +270,15 @@ class AsyncSatchel(Connection, AsyncMethods):
                     self._deadlines[id] = (loop.time() + timeout, entry[1])
 
             self._progress[token] = deliver
+            futures = {id: answer}
+            key = self._exchange(futures, line, timeout)
             try:
-                (value,) = await self._exchange({id: answer}, line, timeout, method, reports)
+                await reports.hand_over()
+                value = await answer
             finally:
+                self._forget(key, futures)
                 del self._progress[token]
+            self._check_outcomes([value], timeout, method)
         if isinstance(value, SatchelError):
             raise value
         if method.startswith("changes."):
@@ -296,37 +314,29 @@ class AsyncSatchel(Connection, AsyncMethods):
             return
         self._stdin.write(data)
 
-    async def _exchange(
-        self,
-        futures: dict[int, asyncio.Future[Any]],
-        line: bytes,
-        timeout: float | None,
-        what: str,
-        reports: _Reports | None = None,
-    ) -> list[Any]:
-        """Sends one line of requests and awaits every answer; past ``timeout`` the waiters are forgotten
-        (a late answer is dropped) and ``TimeoutError`` is raised."""
+    def _exchange(self, futures: dict[int, asyncio.Future[Any]], line: bytes, timeout: float | None) -> int:
+        """Sends one line of requests, whose answers ``futures`` await, and keeps its deadline; the line's key
+        for ``_forget``, which the caller calls once it has awaited them (or given up)."""
         self._ledger.sent(futures)
         key = min(futures)
         if timeout is not None:
             self._watch(key, timeout, futures)
-        try:
-            self._send(line)
-            if reports is not None:
-                await reports.hand_over()
-            values = []
-            for future in futures.values():
-                values.append(await future)
-        finally:
-            self._deadlines.pop(key, None)
-            for id, future in futures.items():
-                if not future.done() or future.cancelled():
-                    self._ledger.abandon(id)
+        self._send(line)
+        return key
+
+    def _forget(self, key: int, futures: dict[int, asyncio.Future[Any]]) -> None:
+        """The line's deadline, and its calls that are not answered (a late answer is dropped)."""
+        self._deadlines.pop(key, None)
+        for id, future in futures.items():
+            if not future.done() or future.cancelled():
+                self._ledger.abandon(id)
+
+    def _check_outcomes(self, values: list[Any], timeout: float | None, what: str) -> None:
+        """``TimeoutError`` past the deadline, ``ServerExited`` when the server has gone."""
         if _EXPIRED in values:
             raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
         if _GONE in values:
             raise self.exited()
-        return values
 
     def _watch(self, key: int, timeout: float, futures: dict[int, asyncio.Future[Any]]) -> None:
         """Keeps a deadline for a line of requests. One timer serves them all: it fires at the earliest
