@@ -10,13 +10,20 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(name: "Protocol"),
-        .target(name: "Domain", dependencies: ["CSQLite"]),
+        // Decoding, scaling and encoding photos: the only target that links the image libraries.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
+        .target(name: "Domain", dependencies: ["CSQLite", "Imaging"]),
         .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Protocol"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], exclude: ["Fixtures"]),
-        .testTarget(name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain"], exclude: ["Support"]),
+        .testTarget(name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain", "Imaging"], exclude: ["Support"]),
     ]
 )
 
