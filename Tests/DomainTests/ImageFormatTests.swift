@@ -134,7 +134,7 @@ struct ImageFixture: Sendable, CustomTestStringConvertible {
         let png = try ImageFixture.bytes("sample.png")
         let prepared = try store.images.prepare(
             .data(base64: Data(png).base64EncodedString(), claimedMimeType: "image/gif"), field: "image")
-        guard case .new(let bytes, let format, let width, let height, _) = prepared else {
+        guard case .new(let bytes, let format, let width, let height, _, _) = prepared else {
             Issue.record("expected a new image, got \(prepared)")
             return
         }

@@ -344,3 +344,26 @@ import Testing
         #expect(try store.images.count() == 0)
     }
 }
+
+@Suite struct ImageRenditionStoreTests {
+    private func renditions(_ store: DataStore, _ id: String) throws -> Int64 {
+        try store.database.scalarInteger("SELECT count(*) FROM image_renditions WHERE image_id = ?1", [.text(id)]) ?? -1
+    }
+
+    @Test func renditionsAreKeptWithTheImageRebuiltWhenMissingAndRemovedWithIt() throws {
+        let store = try DataStore(path: nil, settings: DomainSettings(), clock: ManualClock(), ids: SequentialIDGenerator())
+        let jpeg = try ImageFixture.bytes("sample-baseline.jpg")
+        let photo = try store.photos.add(image: .data(base64: Data(jpeg).base64EncodedString(), claimedMimeType: nil), caption: nil)
+        let id = photo.image.id
+        #expect(try renditions(store, id) == 2)
+        let (_, kept) = try store.images.size(id: id, "thumbnail")
+        try store.database.execute("DELETE FROM image_renditions")
+        let (_, rebuilt) = try store.images.size(id: id, "thumbnail")
+        #expect(rebuilt == kept)
+        #expect(try renditions(store, id) == 2, "made again, and kept")
+        let (_, original) = try store.images.size(id: id, "original")
+        #expect(original.bytes == jpeg && original.mimeType == "image/jpeg")
+        _ = try store.photos.delete(id: photo.id)
+        #expect(try renditions(store, id) == 0)
+    }
+}

@@ -126,6 +126,7 @@ extension Exchange {
             DELETE FROM diary_post_images; DELETE FROM diary_posts; DELETE FROM photo_notes; DELETE FROM notes;
             DELETE FROM reminders; DELETE FROM messages; DELETE FROM feed_state; DELETE FROM deleted_feed_keys;
             DELETE FROM board_votes; DELETE FROM board_snapshots; DELETE FROM board_posts; DELETE FROM images;
+            DELETE FROM image_renditions;
             """)
     }
 }

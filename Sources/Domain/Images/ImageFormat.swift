@@ -1,3 +1,5 @@
+import Imaging
+
 /// The image types Satchel accepts, recognised by their magic bytes (never by a claimed type or name).
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg, gif, webp, heic, heif
@@ -10,6 +12,17 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .webp: return "image/webp"
         case .heic: return "image/heic"
         case .heif: return "image/heif"
+        }
+    }
+
+    /// How the image libraries know it.
+    var sourceKind: SourceKind {
+        switch self {
+        case .png: return .png
+        case .jpeg: return .jpeg
+        case .gif: return .gif
+        case .webp: return .webp
+        case .heic, .heif: return .heif
         }
     }
 

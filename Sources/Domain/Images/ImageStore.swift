@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// How a client hands over an image (SPEC §6).
 public enum ImageInput: Sendable, Equatable {
@@ -10,7 +11,8 @@ public enum ImageInput: Sendable, Equatable {
     case reuse(id: String)
 }
 
-/// A stored image's metadata (the bytes are fetched separately).
+/// A stored image's metadata (the bytes are fetched separately). `width` and `height` are as a person sees
+/// the picture: after the orientation its camera recorded.
 public struct ImageRecord: Sendable, Equatable {
     public var id: String
     public var mimeType: String
@@ -18,12 +20,25 @@ public struct ImageRecord: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var sha256: String
+
+    /// The sizes `images.get` serves: every image has all of them (a rendition missing is made on demand).
+    public static let sizes = ["thumbnail", "display", "original"]
+}
+
+/// One size of a stored image as `images.get` serves it.
+public struct ImageSize: Sendable, Equatable {
+    /// `thumbnail`, `display` or `original`.
+    public var size: String
+    public var mimeType: String
+    public var width: Int
+    public var height: Int
+    public var bytes: [UInt8]
 }
 
 /// An image input that has been read, checked and hashed, ready to be attached inside a transaction.
 public enum PreparedImage: Sendable {
     case existing(id: String)
-    case new(bytes: [UInt8], format: ImageFormat, width: Int, height: Int, sha256: String)
+    case new(bytes: [UInt8], format: ImageFormat, width: Int, height: Int, sha256: String, renditions: [Rendition])
 }
 
 /// Stores images once per content (SHA-256) and counts their owners; an image whose last owner lets go
@@ -64,10 +79,34 @@ public final class ImageStore: Store {
         guard bytes.count <= maximumBytes else {
             throw .validation(reason: .imageTooLarge, field: source, limit: Int64(maximumBytes))
         }
-        guard let (format, width, height) = ImageFormat.inspect(bytes) else {
+        guard let (format, _, _) = ImageFormat.inspect(bytes) else {
             throw .validation(reason: .unsupportedImage, field: field)
         }
-        return .new(bytes: bytes, format: format, width: width, height: height, sha256: SHA256.hexDigest(bytes))
+        // The whole image is decoded once here: a damaged one is refused now rather than shown broken later,
+        // and its renditions are ready before the transaction that stores it.
+        let made = try Self.renditions(of: bytes, format: format, field: field)
+        return .new(
+            bytes: bytes, format: format, width: made.width, height: made.height, sha256: SHA256.hexDigest(bytes),
+            renditions: made.renditions)
+    }
+
+    /// Limits for decoding: the most pixels of a photo any camera makes, with room to spare.
+    static let decodeLimits = DecodeLimits()
+
+    private static func renditions(of bytes: [UInt8], format: ImageFormat, field: String) throws(DomainError)
+        -> RenditionSet
+    {
+        do {
+            return try Rendition.make(from: bytes, kind: format.sourceKind, limits: decodeLimits)
+        } catch {
+            switch error {
+            case .tooManyPixels:
+                let limit = format == .jpeg ? decodeLimits.maximumJPEGPixels : decodeLimits.maximumPixels
+                throw .validation(reason: .imageTooManyPixels, field: field, limit: Int64(limit >> 20))
+            case .corrupt:
+                throw .validation(reason: .damagedImage, field: field)
+            }
+        }
     }
 
     private static func isBase64WhiteSpace(_ byte: UInt8) -> Bool {
@@ -120,7 +159,7 @@ public final class ImageStore: Store {
             guard let record = try find(id: id) else { throw DomainError.notFound(kind: "image", id: id) }
             try addOwner.run([.text(id)])
             return record
-        case .new(let bytes, let format, let width, let height, let sha256):
+        case .new(let bytes, let format, let width, let height, let sha256, let renditions):
             if let existing = try find(sha256: sha256) {
                 try addOwner.run([.text(existing.id)])
                 return existing
@@ -132,6 +171,7 @@ public final class ImageStore: Store {
                     .text(id), .text(sha256), .text(format.mimeType), .integer(Int64(bytes.count)),
                     .integer(Int64(width)), .integer(Int64(height)), .blob(bytes), .integer(now),
                 ])
+            try keep(renditions, of: id)
             try changes.record(.images, .created, id: id, at: now)
             return ImageRecord(
                 id: id, mimeType: format.mimeType, byteSize: bytes.count, width: width, height: height, sha256: sha256)
@@ -148,6 +188,7 @@ public final class ImageStore: Store {
         let owners = try selectOwners.integer([.text(id)])
         if let owners, owners <= 0 {
             try delete.run([.text(id)])
+            try deleteRenditions.run([.text(id)])
             try changes.record(.images, .deleted, id: id, at: clock.nowMilliseconds())
         }
     }
@@ -167,6 +208,71 @@ public final class ImageStore: Store {
             try selectData.first([.text(id)]) { $0.blob(0) } ?? []
         }
         return (record, bytes)
+    }
+
+    private lazy var insertRendition = Prepared(
+        database,
+        """
+        INSERT OR REPLACE INTO image_renditions(image_id, size, mime_type, width, height, data)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        """)
+    private lazy var deleteRenditions = Prepared(database, "DELETE FROM image_renditions WHERE image_id = ?1")
+    private lazy var selectRendition = Prepared(
+        database, "SELECT mime_type, width, height, data FROM image_renditions WHERE image_id = ?1 AND size = ?2")
+    private lazy var updateSize = Prepared(database, "UPDATE images SET width = ?2, height = ?3 WHERE id = ?1")
+
+    private func keep(_ renditions: [Rendition], of id: String) throws {
+        for rendition in renditions {
+            try insertRendition.run(
+                [
+                    .text(id), .text(rendition.size.rawValue), .text(rendition.mimeType),
+                    .integer(Int64(rendition.width)), .integer(Int64(rendition.height)), .blob(rendition.bytes),
+                ])
+        }
+    }
+
+    /// One size of the image: the original byte for byte, or a rendition (made now and kept, if this image
+    /// has none yet: one stored before renditions existed, or imported).
+    public func size(id: String, _ size: String) throws(DomainError) -> (ImageRecord, ImageSize) {
+        guard let wanted = Rendition.Size(rawValue: size) else {
+            let (record, bytes) = try data(id: id)
+            return (
+                record,
+                ImageSize(
+                    size: "original", mimeType: record.mimeType, width: record.width, height: record.height,
+                    bytes: bytes)
+            )
+        }
+        let record = try get(id: id)
+        let kept = try storage {
+            try selectRendition.first([.text(id), .text(wanted.rawValue)]) { row in
+                ImageSize(
+                    size: wanted.rawValue, mimeType: row.text(0), width: Int(row.int64(1)), height: Int(row.int64(2)),
+                    bytes: row.blob(3))
+            }
+        }
+        if let kept { return (record, kept) }
+        let (_, bytes) = try data(id: id)
+        guard let format = ImageFormat.inspect(bytes)?.format else {
+            throw .validation(reason: .unsupportedImage, field: "id")
+        }
+        let made = try Self.renditions(of: bytes, format: format, field: "id")
+        var upright = record
+        (upright.width, upright.height) = (made.width, made.height)
+        try storage {
+            try group.transaction {
+                guard try find(id: id) != nil else { return }  // deleted meanwhile: keep nothing
+                try keep(made.renditions, of: id)
+                try updateSize.run([.text(id), .integer(Int64(made.width)), .integer(Int64(made.height))])
+            }
+        }
+        let rendition = made.renditions.first { $0.size == wanted }!
+        return (
+            upright,
+            ImageSize(
+                size: wanted.rawValue, mimeType: rendition.mimeType, width: rendition.width, height: rendition.height,
+                bytes: rendition.bytes)
+        )
     }
 
     /// How many images are stored.

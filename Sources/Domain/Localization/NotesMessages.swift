@@ -41,6 +41,16 @@ enum NotesMessages {
             .russian: "{field}: изображение слишком большое, не более {limit, plural, one {# байта} few {# байт} many {# байт} other {# байта}}",
             .japanese: "{field} が大きすぎます: {limit} バイト以内にしてください",
         ],
+        "damagedImage": [
+            .english: "{field} is damaged or cut short: it cannot be shown",
+            .russian: "{field}: изображение повреждено или обрезано, его нельзя показать",
+            .japanese: "{field} は壊れているか途中で切れているため表示できません",
+        ],
+        "imageTooManyPixels": [
+            .english: "{field} has too many pixels: at most {limit} megapixels",
+            .russian: "{field}: слишком много пикселей, не более {limit} мегапикселей",
+            .japanese: "{field} の画素数が多すぎます: {limit} メガピクセル以内にしてください",
+        ],
         "invalidBase64": [
             .english: "{field} is not valid base64",
             .russian: "{field}: некорректные данные base64",

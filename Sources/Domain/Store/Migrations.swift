@@ -305,6 +305,19 @@ enum Migrations {
             DROP INDEX board_by_hot;
             CREATE INDEX board_by_hot ON board_posts(hot DESC, id DESC);
             """,
+        // 9: each image's smaller copies for showing it (thumbnail, display), made once and kept; an image
+        // stored before them gets them when first asked for.
+        """
+        CREATE TABLE image_renditions(
+            image_id TEXT NOT NULL,
+            size TEXT NOT NULL,
+            mime_type TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY(image_id, size)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this build writes.

@@ -50,14 +50,38 @@ enum PhotoMethods {
                 result: PhotoNote.schema
             ) { id, index, _ in try photos.move(id: id, to: index).json },
             RPCMethod(
-                "images.get", summary: "A stored image with its bytes in base64.",
-                params: [.required("id", Schema.id, "The image's id.")],
+                "images.get",
+                summary: "A stored image in base64: the original byte for byte, or a smaller copy for showing it.",
+                params: [
+                    .required("id", Schema.id, "The image's id."),
+                    .optional(
+                        "size", Schema.enumeration(ImageRecord.sizes),
+                        "original (the default), display (at most 1600 px a side) or thumbnail (at most 320 px)"),
+                ],
                 result: Schema.object(
-                    [("image", ImageRecord.schema), ("data", Schema.string(description: "base64"))],
-                    required: ["image", "data"])
+                    [
+                        ("image", ImageRecord.schema), ("data", Schema.string(description: "base64")),
+                        (
+                            "rendition",
+                            Schema.object(allRequired: [
+                                ("size", Schema.enumeration(ImageRecord.sizes)), ("mimeType", Schema.string()),
+                                ("width", Schema.integer(minimum: 1)), ("height", Schema.integer(minimum: 1)),
+                                ("byteSize", Schema.integer(minimum: 0)),
+                            ])
+                        ),
+                    ],
+                    required: ["image", "data", "rendition"])
             ) { params, _ in
-                let (record, bytes) = try images.data(id: params[idParam])
-                return ["image": record.json, "data": .string(Data(bytes).base64EncodedString())]
+                let (record, size) = try images.size(id: params[idParam], params.string("size") ?? "original")
+                let rendition: JSONValue = [
+                    "size": .string(size.size), "mimeType": .string(size.mimeType),
+                    "width": .integer(Int64(size.width)), "height": .integer(Int64(size.height)),
+                    "byteSize": .integer(Int64(size.bytes.count)),
+                ]
+                return [
+                    "image": record.json, "data": .string(Data(size.bytes).base64EncodedString()),
+                    "rendition": rendition,
+                ]
             },
         ]
     }

@@ -162,7 +162,7 @@ def test_modifiers_say_where_a_list_opens_and_gx_without_a_viewer_says_so(editor
     editor.nvim.exec_lua("require('satchel').options.open_cmd = {'no-such-viewer'}")
     png = tmp_path / "dot.png"
     png.write_bytes(base64.b64decode(
-        "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="))
+        "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="))
     with Satchel(db=editor.db) as s:
         photo = s.photos.add(image={"path": str(png)})
     editor.nvim.command(f"edit satchel://photos/{photo['id']}")

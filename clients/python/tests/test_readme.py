@@ -10,7 +10,7 @@ import re
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 # A 2x1 PNG: the tour's "beach.png".
 PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
 )
 
 

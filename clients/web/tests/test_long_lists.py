@@ -19,7 +19,7 @@ NOTE = f"{NOTES} li.note"
 REMINDERS = "section[data-app='reminders']"
 REMINDER = f"{REMINDERS} li.rem-row"
 PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
 )
 
 # Every request the page sends, as [method, params], kept in window.sent, and the changes it is told of in

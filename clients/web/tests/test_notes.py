@@ -11,8 +11,9 @@ from browser import drag
 from satchel_client import Satchel
 
 PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
 )
+OTHER_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAD0lEQVR4nGNgWMDAwPAfAAQmAaAxVng8AAAAAElFTkSuQmCC"
 
 
 def set_value(page, css, value):
@@ -180,7 +181,7 @@ def test_drag_a_note_to_reorder(bridge, page):
 def test_the_viewer_saves_the_photo_it_shows_while_another_process_reorders(bridge, page, tmp_path):
     with Satchel(db=bridge.db) as s:
         first = s.photos.add(image={"data": base64.b64encode(PNG).decode()}, caption="first")
-        s.photos.add(image={"data": base64.b64encode(PNG[:-1] + b"\x83").decode()}, caption="second")
+        s.photos.add(image={"data": OTHER_PNG}, caption="second")
     page.open("notes")
     page.click("section[data-app='notes'] .segmented button:nth-child(2)")
     page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 2)
@@ -225,7 +226,7 @@ def test_several_photos_picked_at_once_become_photo_notes(bridge, page, tmp_path
     for index in range(3):
         path = tmp_path / f"photo-{index}.png"
         path.write_bytes(base64.b64decode(
-            "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="))
+            "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="))
         paths.append(path)
     page.open("notes")
     page.click("section[data-app='notes'] .segmented button:nth-child(2)")

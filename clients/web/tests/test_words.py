@@ -30,7 +30,7 @@ def test_empty_states_are_worded_alike_in_every_app_and_language(bridge, page):
 
 
 def test_an_untitled_photo_is_named_by_its_place(bridge, page):
-    png = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAH/AH/2Fv6PgAAAABJRU5ErkJggg=="
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
     with Satchel(db=bridge.db) as s:
         s.photos.add(image={"data": png}, caption="Sea")
         s.photos.add(image={"data": base64.b64encode(base64.b64decode(png) + b"\0").decode()})

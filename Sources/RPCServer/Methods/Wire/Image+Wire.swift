@@ -7,6 +7,7 @@ extension ImageRecord {
     static let schema = Schema.object(allRequired: [
         ("id", Schema.id), ("mimeType", Schema.string()), ("byteSize", Schema.integer(minimum: 0)),
         ("width", Schema.integer(minimum: 1)), ("height", Schema.integer(minimum: 1)), ("sha256", Schema.string()),
+        ("sizes", Schema.array(of: Schema.enumeration(ImageRecord.sizes))),
     ])
 
     var json: JSONValue {
@@ -53,7 +54,7 @@ extension JSONWriter {
         writeRaw(",\"width\":"); write(integer: Int64(image.width))
         writeRaw(",\"height\":"); write(integer: Int64(image.height))
         writeRaw(",\"sha256\":"); write(string: image.sha256)
-        writeByte(UInt8(ascii: "}"))
+        writeRaw(",\"sizes\":[\"thumbnail\",\"display\",\"original\"]}")
     }
 
     mutating func write(images: [ImageRecord]) {

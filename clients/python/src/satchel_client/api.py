@@ -36,7 +36,7 @@ METHODS: dict[str, str] = {
     'photos.update': 'Sets the caption (null clears it).',
     'photos.delete': 'Deletes a photo note (its image too, when nothing else uses it).',
     'photos.move': 'Moves a photo note to a 0-based position in the photo list.',
-    'images.get': 'A stored image with its bytes in base64.',
+    'images.get': 'A stored image in base64: the original byte for byte, or a smaller copy for showing it.',
     'reminders.list': "Reminders in the user's order; `editingId` is this connection's.",
     'reminders.get': 'One reminder.',
     'reminders.add': 'Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it.',
@@ -103,6 +103,7 @@ class Image(TypedDict):
     width: int
     height: int
     sha256: str
+    sizes: builtins.list[Literal['thumbnail', 'display', 'original']]
 
 
 class Photo(TypedDict):
@@ -114,9 +115,18 @@ class Photo(TypedDict):
     revision: int
 
 
+class Rendition(TypedDict):
+    size: Literal['thumbnail', 'display', 'original']
+    mimeType: str
+    width: int
+    height: int
+    byteSize: int
+
+
 class StoredImage(TypedDict):
     image: Image
     data: str  # base64
+    rendition: Rendition
 
 
 class Reminder(TypedDict):
@@ -716,19 +726,22 @@ class Images(Namespace):
         self,
         *,
         id: str,
+        size: Literal['thumbnail', 'display', 'original'] | Unset = UNSET,
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> StoredImage:
-        """A stored image with its bytes in base64.
+        """A stored image in base64: the original byte for byte, or a smaller copy for showing it.
 
         Args:
             id: The image's id.
+            size: original (the default), display (at most 1600 px a side) or thumbnail (at most 320 px)
+                (one of thumbnail, display, original)
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
 
         Sends `images.get`; answers its result or raises its error.
         """
-        return self._call('images.get', named(id=id), progress, timeout)
+        return self._call('images.get', named(id=id, size=size), progress, timeout)
 
 
 class Reminders(Namespace):
@@ -1820,6 +1833,7 @@ if TYPE_CHECKING:
             self,
             *,
             id: str,
+            size: Literal['thumbnail', 'display', 'original'] | Unset = UNSET,
             progress: OnProgress | None = None,
             timeout: float | None | Unset = UNSET,
         ) -> Coroutine[Any, Any, StoredImage]:
