@@ -1,7 +1,7 @@
 import Foundation
 import Protocol
 
-// satchel-bench [codec] [pipe] [notes] [diary] [live] [search] [scale [--million] [--json PATH]]: prints a
+// satchel-bench [codec] [pipe] [notes] [diary] [photos [--heic PATH]] [live] [search] [scale [--million] [--json PATH]]: prints a
 // Markdown report of the benchmarks (all of them when no part is named). Build in release:
 // `swift run -c release satchel-bench`. The pipe benchmarks run the `satchel` binary that sits beside this
 // one (or $SATCHEL_BINARY).
@@ -9,10 +9,14 @@ import Protocol
 var selected = Set<String>()
 var million = false
 var jsonPath: String? = nil
+var heicPath: String? = nil
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--million": million = true
+    case "--heic":  // a 12 MP HEIC to measure too (libheif's own tools make one: `heif-enc`)
+        guard let path = arguments.next() else { fatalError("--heic needs a path") }
+        heicPath = path
     case "--json":
         guard let path = arguments.next() else { fatalError("--json needs a path") }
         jsonPath = path
@@ -36,6 +40,9 @@ if all || selected.contains("notes") {
 }
 if all || selected.contains("diary") {
     try DiaryBenchmark.run(binary: binary)
+}
+if all || selected.contains("photos") {
+    try PhotoBenchmark.run(binary: binary, heic: heicPath.map { [UInt8](FileManager.default.contents(atPath: $0) ?? Data()) })
 }
 if all || selected.contains("live") {
     try LiveDataBenchmark.run(binary: binary)
