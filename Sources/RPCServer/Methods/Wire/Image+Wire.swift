@@ -54,7 +54,8 @@ extension JSONWriter {
         writeRaw(",\"width\":"); write(integer: Int64(image.width))
         writeRaw(",\"height\":"); write(integer: Int64(image.height))
         writeRaw(",\"sha256\":"); write(string: image.sha256)
-        writeRaw(",\"sizes\":[\"thumbnail\",\"display\",\"original\"]}")
+        writeRaw(",\"sizes\":"); write(array: ImageRecord.sizes) { $0.write(string: $1) }
+        writeByte(UInt8(ascii: "}"))
     }
 
     mutating func write(images: [ImageRecord]) {
