@@ -25,6 +25,8 @@ final class Session {
     var fileAccess: FileAccess
     /// The MCP client's roots: the only folders its tools reach.
     var roots = ClientRoots()
+    /// The images this connection is uploading in chunks.
+    let uploads: ImageUploads
 
     /// Runs `body` as an MCP tool: confined to the folders the client declared.
     func runningTool<T>(_ body: () throws -> T) rethrows -> T {
@@ -39,7 +41,11 @@ final class Session {
         progress?.report(done, total: total, message: message)
     }
 
-    init(language: Language, timeZone: TimeZone, editing: ReminderEditingSession, fileAccess: FileAccess = .anywhere) {
+    init(
+        language: Language, timeZone: TimeZone, editing: ReminderEditingSession, fileAccess: FileAccess = .anywhere,
+        uploads: ImageUploads = ImageUploads(maximumImageBytes: 20 << 20, maximumMessageBytes: 32 << 20)
+    ) {
+        self.uploads = uploads
         self.language = language
         self.timeZone = timeZone
         self.editing = editing

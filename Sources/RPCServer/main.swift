@@ -79,7 +79,9 @@ case .serve(let configuration):
 
     let session = Session(
         language: configuration.language, timeZone: configuration.timeZone, editing: store.makeEditingSession(),
-        fileAccess: configuration.fileAccess)
+        fileAccess: configuration.fileAccess,
+        uploads: ImageUploads(
+            maximumImageBytes: configuration.maximumImageBytes, maximumMessageBytes: configuration.maximumMessageBytes))
     // Blank reminders left by editors that died (kill -9) go before anyone can see them.
     do { try store.reminders.sweepAbandoned(session: session.editing) } catch {
         logger.warn("could not clean up abandoned reminders: \(error)")

@@ -85,3 +85,78 @@ import Testing
         return [24, 16, 8, 0].map { UInt8((~crc >> $0) & 0xFF) }
     }
 }
+
+/// SPEC §6: an image larger than one message, uploaded in chunks and then used as `{uploadId}`.
+@Suite struct ImageUploadEndToEndTests {
+    private func append(_ server: SatchelProcess, _ id: JSONValue, _ offset: Int, _ bytes: ArraySlice<UInt8>) -> JSONValue? {
+        server.call(
+            request(
+                7, "images.appendUpload",
+                ["uploadId": id, "offset": .integer(Int64(offset)), "data": .string(Data(bytes).base64EncodedString())]))
+    }
+
+    @Test func aPhotoLargerThanOneMessageArrivesInChunksAndIsStoredWhole() throws {
+        let server = try SatchelProcess(["--memory", "--max-message-bytes", "131072"])
+        let photo = try ImageSizesEndToEndTests.portraitPhoto()
+        #expect(photo.count > 131_072, "the photo does not fit in one message")
+        let inline = server.call(
+            request(1, "photos.add", ["image": ["data": .string(Data(photo).base64EncodedString())]]))
+        #expect(inline?["error"] != nil)
+        let begun = try #require(server.call(request(2, "images.beginUpload", ["byteSize": .integer(Int64(photo.count))]))?["result"])
+        let id = try #require(begun["uploadId"])
+        let chunk = Int(try #require(begun["chunkBytes"]?.integerValue))
+        #expect(chunk <= 131_072 / 4)
+        var offset = 0
+        var answers: [JSONValue] = []
+        while offset < photo.count {
+            let end = min(photo.count, offset + chunk)
+            answers.append(try #require(append(server, id, offset, photo[offset..<end])?["result"]))
+            if offset == 0 {  // the first chunk again, as after a lost answer: accepted, nothing doubled
+                #expect(append(server, id, 0, photo[0..<end])?["result"]?["received"]?.integerValue == Int64(end))
+            }
+            offset = end
+        }
+        #expect(answers.map { $0["received"]?.integerValue ?? 0 } == stride(from: chunk, through: photo.count + chunk - 1, by: chunk).map { Int64(min($0, photo.count)) })
+        let finished = try #require(server.call(request(3, "images.finishUpload", ["uploadId": id]))?["result"])
+        #expect(finished["finished"] == true && finished["mimeType"] == "image/jpeg")
+        let added = try #require(server.call(request(4, "photos.add", ["image": ["uploadId": id]]))?["result"])
+        #expect(added["image"]?["byteSize"]?.integerValue == Int64(photo.count))
+        #expect(added["image"]?["width"] == 3024 && added["image"]?["height"] == 4032)
+        let original = server.call(request(5, "images.get", ["id": try #require(added["image"]?["id"])]))?["result"]
+        #expect(original?["data"] == .string(Data(photo).base64EncodedString()))
+        // Used: the upload is let go (the image is reused by its id from now on).
+        #expect(server.call(request(6, "images.finishUpload", ["uploadId": id]))?["error"]?["code"] == -32001)
+    }
+
+    @Test func aBadChunkSequenceAnAbandonedUploadAndANonImageGetClearErrorsAndLeaveNothing() throws {
+        let server = try SatchelProcess(["--memory", "--max-message-bytes", "65536"])
+        let bytes = [UInt8](repeating: 7, count: 40_000)
+        let id = try #require(server.call(request(1, "images.beginUpload", ["byteSize": 40_000]))?["result"]?["uploadId"])
+        #expect(append(server, id, 0, bytes[0..<10_000])?["result"]?["received"] == 10_000)
+        let gap = append(server, id, 20_000, bytes[20_000..<30_000])?["error"]
+        #expect(gap?["code"] == -32002 && gap?["data"]?["reason"] == "uploadOffset" && gap?["data"]?["limit"] == 10_000)
+        let different = append(server, id, 0, ArraySlice([UInt8](repeating: 9, count: 10_000)))?["error"]
+        #expect(different?["data"]?["reason"] == "uploadOffset", "a resent chunk must match what arrived")
+        let tooLong = append(server, id, 10_000, ArraySlice([UInt8](repeating: 7, count: 20_000)))?["error"]
+        #expect(tooLong?["data"]?["reason"] == "chunkTooLarge")
+        let early = server.call(request(2, "images.finishUpload", ["uploadId": id]))?["error"]
+        #expect(early?["data"]?["reason"] == "uploadIncomplete" && early?["data"]?["limit"] == 10_000)
+        let unfinished = server.call(request(3, "photos.add", ["image": ["uploadId": id]]))?["error"]
+        #expect(unfinished?["data"]?["reason"] == "uploadIncomplete" && unfinished?["data"]?["field"] == "image.uploadId")
+        _ = append(server, id, 10_000, bytes[10_000..<15_000])
+        _ = append(server, id, 15_000, bytes[15_000..<30_000].prefix(15_000))
+        _ = append(server, id, 30_000, bytes[30_000..<40_000])
+        let notAnImage = server.call(request(4, "images.finishUpload", ["uploadId": id]))?["error"]
+        #expect(notAnImage?["data"]?["reason"] == "unsupportedImage")
+        #expect(server.call(request(5, "images.discardUpload", ["uploadId": id]))?["error"]?["code"] == -32001, "dropped")
+        let other = try #require(server.call(request(6, "images.beginUpload", ["byteSize": 10]))?["result"]?["uploadId"])
+        #expect(server.call(request(7, "images.discardUpload", ["uploadId": other]))?["result"]?["discarded"] == true)
+        #expect(append(server, other, 0, bytes[0..<10])?["error"]?["code"] == -32001)
+        for number in 0..<8 { _ = server.call(request(10 + number, "images.beginUpload", ["byteSize": 10])) }
+        let ninth = server.call(request(20, "images.beginUpload", ["byteSize": 10]))?["error"]
+        #expect(ninth?["data"]?["reason"] == "tooManyUploads")
+        let huge = server.call(request(21, "images.beginUpload", ["byteSize": .integer(21 << 20)]))?["error"]
+        #expect(huge?["data"]?["reason"] == "imageTooLarge")
+        #expect(server.call(request(22, "server.info"))?["result"]?["counts"]?["images"] == 0)
+    }
+}

@@ -7,6 +7,7 @@ public enum Reason: String, Sendable, CaseIterable {
     case invalidColor, indexOutOfRange, voterRequired
     case tooManyImages, imageTooLarge, imageUnreadable, unsupportedImage, imagePathNotAbsolute, invalidBase64
     case damagedImage, imageTooManyPixels
+    case tooManyUploads, chunkTooLarge, uploadOffset, uploadIncomplete, uploadFinished
     case invalidDocument, notAnExport, unsupportedVersion, invalidPath, exportTooLarge, fileExists
     case noFileAccess, outsideClientRoots, outsideFilesRoot
     // The upstream feed (-32004).

@@ -9,6 +9,8 @@ public enum ImageInput: Sendable, Equatable {
     case path(String)
     /// An image already stored.
     case reuse(id: String)
+    /// Bytes the server already holds (an upload that arrived in chunks).
+    case bytes([UInt8])
 }
 
 /// A stored image's metadata (the bytes are fetched separately). `width` and `height` are as a person sees
@@ -75,6 +77,9 @@ public final class ImageStore: Store {
         case .path(let path):
             source = field + ".path"
             bytes = try readFile(path, field: source)
+        case .bytes(let held):
+            source = field + ".uploadId"
+            bytes = held
         }
         guard bytes.count <= maximumBytes else {
             throw .validation(reason: .imageTooLarge, field: source, limit: Int64(maximumBytes))

@@ -51,6 +51,31 @@ enum NotesMessages {
             .russian: "{field}: слишком много пикселей, не более {limit} мегапикселей",
             .japanese: "{field} の画素数が多すぎます: {limit} メガピクセル以内にしてください",
         ],
+        "tooManyUploads": [
+            .english: "At most {limit} images can be uploading at once: finish or discard one first",
+            .russian: "Одновременно можно загружать не более {limit} изображений: сначала завершите или отмените одну загрузку",
+            .japanese: "同時にアップロードできる画像は {limit} 件までです: 先にどれかを完了するか取り消してください",
+        ],
+        "chunkTooLarge": [
+            .english: "{field} is too long for one chunk: at most {limit, plural, one {# byte} other {# bytes}}",
+            .russian: "{field}: слишком большая часть загрузки, не более {limit, plural, one {# байта} few {# байт} many {# байт} other {# байта}}",
+            .japanese: "{field} は 1 回分として大きすぎます: {limit} バイト以内にしてください",
+        ],
+        "uploadOffset": [
+            .english: "{field} does not follow what arrived: continue from byte {limit}",
+            .russian: "{field} не продолжает полученное: продолжайте с байта {limit}",
+            .japanese: "{field} が受信済みの内容と続いていません: {limit} バイト目から続けてください",
+        ],
+        "uploadIncomplete": [
+            .english: "The upload is not complete: {limit, plural, one {# byte} other {# bytes}} arrived so far",
+            .russian: "Загрузка не завершена: получено {limit, plural, one {# байт} few {# байта} many {# байт} other {# байта}}",
+            .japanese: "アップロードが完了していません: これまでに {limit} バイト受信しました",
+        ],
+        "uploadFinished": [
+            .english: "The upload is already finished: use it as uploadId where an image goes",
+            .russian: "Загрузка уже завершена: укажите её как uploadId там, где нужно изображение",
+            .japanese: "アップロードはすでに完了しています: 画像の代わりに uploadId として使ってください",
+        ],
         "invalidBase64": [
             .english: "{field} is not valid base64",
             .russian: "{field}: некорректные данные base64",

@@ -14,11 +14,15 @@ enum DiaryMethods {
                 "diary.create", summary: "Creates a post dated now: text of any length and/or up to 4 photos.",
                 params: [
                     .optional("text", Schema.nullable(Schema.string()), "The text."),
-                    .optional("images", imagesSchema, "Up to 4 photos: base64 data, local paths or image ids."),
+                    .optional(
+                        "images", imagesSchema, "Up to 4 photos: base64 data, local paths, image ids or finished uploads."),
                 ], result: DiaryPost.schema
             ) { params, session in
-                let images = try ImageInput.list(params.array("images") ?? [], files: session.fileAccess)
-                return try diary.create(text: params.string("text"), images: images).json(zone: session.timeZone)
+                let values = params.array("images") ?? []
+                let images = try ImageInput.list(values, session: session)
+                let post = try diary.create(text: params.string("text"), images: images)
+                session.uploads.remove(ImageInput.uploads(in: values))
+                return post.json(zone: session.timeZone)
             },
             RPCMethod(
                 "diary.get", summary: "A post with all its photos and the detail layout.", params: [idParam.spec],
@@ -34,10 +38,12 @@ enum DiaryMethods {
                     .optional("ifRevision", Schema.integer(minimum: 1), "Change only if still at this revision."),
                 ], result: DiaryPost.schema
             ) { params, session in
+                let values = params.array("images")
                 let post = try diary.update(
                     id: params[idParam], text: params.change("text", params.string),
-                    images: try params.array("images").map { try ImageInput.list($0, files: session.fileAccess) },
+                    images: try values.map { try ImageInput.list($0, session: session) },
                     ifRevision: params.integer("ifRevision"))
+                session.uploads.remove(ImageInput.uploads(in: values ?? []))
                 return post.json(zone: session.timeZone)
             },
             .delete(

@@ -23,15 +23,17 @@ enum MCPTools {
         // New items: nothing that was there changes.
         "notes.create": .adds, "photos.add": .adds, "reminders.add": .adds, "reminders.submit": .adds,
         "diary.create": .adds, "messages.send": .adds, "board.create": .adds, "board.vote": .adds,
-        "reminders.toggle": .adds,
+        "reminders.toggle": .adds, "images.beginUpload": .adds,
         // Changes that lose nothing and end the same however often they are repeated.
         "notes.move": .settles, "photos.move": .settles, "reminders.move": .settles,
         "reminders.setCompleted": .settles, "reminders.beginEditing": .settles, "reminders.endEditing": .settles,
+        "images.appendUpload": .settles, "images.finishUpload": .settles,
         // What was there is replaced or removed.
         "notes.update": .replaces, "photos.update": .replaces, "reminders.update": .replaces,
         "diary.update": .replaces,
         "notes.delete": .removes, "photos.delete": .removes, "reminders.delete": .removes,
         "diary.delete": .removes, "messages.delete": .removes, "board.delete": .removes,
+        "images.discardUpload": .removes,
         // `import` with `replace` empties every app first; `export` with `overwrite` replaces a file.
         "import": .removes, "export": .removes,
         // Asks the message feed, a server on the network.

@@ -22,27 +22,36 @@ extension ImageInput {
                 [("data", Schema.string(description: "base64")), ("mimeType", Schema.string())], required: ["data"]),
             Schema.object([("path", Schema.string(description: "absolute path"))], required: ["path"]),
             Schema.object([("imageId", Schema.id)], required: ["imageId"]),
-        ], expected: "an image: {data: base64, mimeType?}, {path: absolute path} or {imageId}")
+            Schema.object([("uploadId", Schema.id)], required: ["uploadId"]),
+        ], expected: "an image: {data: base64, mimeType?}, {path: absolute path}, {imageId} or {uploadId}")
 
-    /// The `images` param of a diary post, each checked as ``init(_:files:field:)`` does.
-    static func list(_ values: [JSONValue], files: FileAccess) throws(DomainError) -> [ImageInput] {
+    /// The `images` param of a diary post, each checked as ``init(_:session:field:)`` does.
+    static func list(_ values: [JSONValue], session: Session) throws(DomainError) -> [ImageInput] {
         var inputs: [ImageInput] = []
         for (index, value) in values.enumerated() {
-            inputs.append(try ImageInput(value, files: files, field: "images[\(index)]"))
+            inputs.append(try ImageInput(value, session: session, field: "images[\(index)]"))
         }
         return inputs
     }
 
-    /// An image input already checked against ``schema``; a path must be one `files` allows (`field`
-    /// names the input in errors: `image`, `images[2]`).
-    init(_ value: JSONValue, files: FileAccess, field: String) throws(DomainError) {
+    /// An image input already checked against ``schema``; a path must be one the session's file access
+    /// allows, an upload one of its finished uploads (`field` names the input in errors: `image`,
+    /// `images[2]`).
+    init(_ value: JSONValue, session: Session, field: String) throws(DomainError) {
         if let data = value["data"]?.stringValue {
             self = .data(base64: data, claimedMimeType: value["mimeType"]?.stringValue)
         } else if let path = value["path"]?.stringValue {
-            self = .path(try files.readable(path, field: field + ".path"))
+            self = .path(try session.fileAccess.readable(path, field: field + ".path"))
+        } else if let upload = value["uploadId"]?.stringValue {
+            self = .bytes(try session.uploads.bytes(of: upload, field: field + ".uploadId"))
         } else {
             self = .reuse(id: value["imageId"]?.stringValue ?? "")
         }
+    }
+
+    /// The uploads `values` (image inputs) name: once the request has stored them, they are let go.
+    static func uploads(in values: [JSONValue]) -> [String] {
+        values.compactMap { $0["uploadId"]?.stringValue }
     }
 }
 

@@ -37,6 +37,10 @@ METHODS: dict[str, str] = {
     'photos.delete': 'Deletes a photo note (its image too, when nothing else uses it).',
     'photos.move': 'Moves a photo note to a 0-based position in the photo list.',
     'images.get': 'A stored image in base64: the original byte for byte, or a smaller copy for showing it.',
+    'images.beginUpload': 'Begins an image upload of byteSize bytes, to be sent in chunks.',
+    'images.appendUpload': 'Adds the next chunk; a chunk sent again after a lost answer is accepted once more.',
+    'images.finishUpload': 'Ends an upload whose bytes have all arrived; then use {uploadId}.',
+    'images.discardUpload': 'Abandons an upload: what arrived is dropped.',
     'reminders.list': "Reminders in the user's order; `editingId` is this connection's.",
     'reminders.get': 'One reminder.',
     'reminders.add': 'Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it.',
@@ -228,6 +232,23 @@ class DeleteResult(TypedDict):
 class PhotosListResult(TypedDict):
     items: builtins.list[Photo]
     nextCursor: str | None
+
+
+class _ImagesBeginUploadResultKeys(TypedDict):
+    uploadId: str
+    byteSize: int
+    received: int
+    chunkBytes: int
+    finished: bool
+
+
+class ImagesBeginUploadResult(_ImagesBeginUploadResultKeys, total=False):
+    mimeType: str
+
+
+class ImagesDiscardUploadResult(TypedDict):
+    uploadId: str
+    discarded: bool
 
 
 class RemindersListResult(TypedDict):
@@ -569,8 +590,8 @@ class Photos(Namespace):
         """Adds a photo note at the end of the photo list.
 
         Args:
-            image: The photo: base64 data, a local path or an image id. (an image: {data: base64,
-                mimeType?}, {path: absolute path} or {imageId})
+            image: The photo: base64 data, a local path, an image id or a finished upload. (an image:
+                {data: base64, mimeType?}, {path: absolute path}, {imageId} or {uploadId})
             caption: A caption of at most 1000 characters.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
@@ -742,6 +763,200 @@ class Images(Namespace):
         Sends `images.get`; answers its result or raises its error.
         """
         return self._call('images.get', named(id=id, size=size), progress, timeout)
+
+    @overload
+    def beginUpload(
+        self,
+        *,
+        byteSize: int,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult: ...
+
+    @overload
+    def beginUpload(
+        self,
+        *,
+        byte_size: int,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult: ...
+
+    def beginUpload(
+        self,
+        *,
+        byteSize: int | Unset = UNSET,
+        byte_size: int | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult:
+        """Begins an image upload of byteSize bytes, to be sent in chunks.
+
+        Args:
+            byteSize (or byte_size): The image's size in bytes.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `images.beginUpload`; answers its result or raises its error.
+        """
+        return self._call(
+            'images.beginUpload',
+            named(
+                byteSize=either('byteSize', byteSize, byte_size, True),
+            ),
+            progress,
+            timeout,
+        )
+
+    begin_upload = beginUpload
+
+    @overload
+    def appendUpload(
+        self,
+        *,
+        uploadId: str,
+        offset: int,
+        data: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult: ...
+
+    @overload
+    def appendUpload(
+        self,
+        *,
+        upload_id: str,
+        offset: int,
+        data: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult: ...
+
+    def appendUpload(
+        self,
+        *,
+        uploadId: str | Unset = UNSET,
+        upload_id: str | Unset = UNSET,
+        offset: int,
+        data: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult:
+        """Adds the next chunk; a chunk sent again after a lost answer is accepted once more.
+
+        Args:
+            uploadId (or upload_id): The upload's id, from images.beginUpload.
+            offset: Where the chunk begins: the bytes received so far.
+            data: The chunk, at most chunkBytes bytes. (base64)
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `images.appendUpload`; answers its result or raises its error.
+        """
+        return self._call(
+            'images.appendUpload',
+            named(
+                uploadId=either('uploadId', uploadId, upload_id, True),
+                offset=offset,
+                data=data,
+            ),
+            progress,
+            timeout,
+        )
+
+    append_upload = appendUpload
+
+    @overload
+    def finishUpload(
+        self,
+        *,
+        uploadId: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult: ...
+
+    @overload
+    def finishUpload(
+        self,
+        *,
+        upload_id: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult: ...
+
+    def finishUpload(
+        self,
+        *,
+        uploadId: str | Unset = UNSET,
+        upload_id: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesBeginUploadResult:
+        """Ends an upload whose bytes have all arrived; then use {uploadId}.
+
+        Args:
+            uploadId (or upload_id): The upload's id, from images.beginUpload.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `images.finishUpload`; answers its result or raises its error.
+        """
+        return self._call(
+            'images.finishUpload',
+            named(
+                uploadId=either('uploadId', uploadId, upload_id, True),
+            ),
+            progress,
+            timeout,
+        )
+
+    finish_upload = finishUpload
+
+    @overload
+    def discardUpload(
+        self,
+        *,
+        uploadId: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesDiscardUploadResult: ...
+
+    @overload
+    def discardUpload(
+        self,
+        *,
+        upload_id: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesDiscardUploadResult: ...
+
+    def discardUpload(
+        self,
+        *,
+        uploadId: str | Unset = UNSET,
+        upload_id: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> ImagesDiscardUploadResult:
+        """Abandons an upload: what arrived is dropped.
+
+        Args:
+            uploadId (or upload_id): The upload's id, from images.beginUpload.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `images.discardUpload`; answers its result or raises its error.
+        """
+        return self._call(
+            'images.discardUpload',
+            named(
+                uploadId=either('uploadId', uploadId, upload_id, True),
+            ),
+            progress,
+            timeout,
+        )
+
+    discard_upload = discardUpload
 
 
 class Reminders(Namespace):
@@ -1037,7 +1252,7 @@ class Diary(Namespace):
 
         Args:
             text: The text.
-            images: Up to 4 photos: base64 data, local paths or image ids.
+            images: Up to 4 photos: base64 data, local paths, image ids or finished uploads.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
 
@@ -1839,6 +2054,132 @@ if TYPE_CHECKING:
         ) -> Coroutine[Any, Any, StoredImage]:
             ...
 
+        @overload
+        def beginUpload(
+            self,
+            *,
+            byteSize: int,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]: ...
+
+        @overload
+        def beginUpload(
+            self,
+            *,
+            byte_size: int,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]: ...
+
+        def beginUpload(
+            self,
+            *,
+            byteSize: int | Unset = UNSET,
+            byte_size: int | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]:
+            ...
+
+        begin_upload = beginUpload
+
+        @overload
+        def appendUpload(
+            self,
+            *,
+            uploadId: str,
+            offset: int,
+            data: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]: ...
+
+        @overload
+        def appendUpload(
+            self,
+            *,
+            upload_id: str,
+            offset: int,
+            data: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]: ...
+
+        def appendUpload(
+            self,
+            *,
+            uploadId: str | Unset = UNSET,
+            upload_id: str | Unset = UNSET,
+            offset: int,
+            data: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]:
+            ...
+
+        append_upload = appendUpload
+
+        @overload
+        def finishUpload(
+            self,
+            *,
+            uploadId: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]: ...
+
+        @overload
+        def finishUpload(
+            self,
+            *,
+            upload_id: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]: ...
+
+        def finishUpload(
+            self,
+            *,
+            uploadId: str | Unset = UNSET,
+            upload_id: str | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesBeginUploadResult]:
+            ...
+
+        finish_upload = finishUpload
+
+        @overload
+        def discardUpload(
+            self,
+            *,
+            uploadId: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesDiscardUploadResult]: ...
+
+        @overload
+        def discardUpload(
+            self,
+            *,
+            upload_id: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesDiscardUploadResult]: ...
+
+        def discardUpload(
+            self,
+            *,
+            uploadId: str | Unset = UNSET,
+            upload_id: str | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, ImagesDiscardUploadResult]:
+            ...
+
+        discard_upload = discardUpload
+
 
     class AsyncReminders(Namespace):
         """The `reminders.*` methods."""
@@ -2332,6 +2673,10 @@ PATHS: tuple[str, ...] = (
     'photos.delete',
     'photos.move',
     'images.get',
+    'images.beginUpload',
+    'images.appendUpload',
+    'images.finishUpload',
+    'images.discardUpload',
     'reminders.list',
     'reminders.get',
     'reminders.add',
