@@ -126,7 +126,7 @@ def test_the_photo_grid_loads_more_and_the_viewer_goes_on_past_what_is_loaded(br
     assert first < 250
     last = page.find_all(f"{NOTES} li.photo button")[first - 1]
     page.driver.execute_script("arguments[0].click()", last)
-    page.wait_for("dialog .viewer img[src^='data:image/png']")
+    page.wait_for("dialog .viewer img[src*='size=display']")
     assert page.find("dialog input[name='caption']").get_attribute("value") == f"Photo {first - 1:03d}"
     page.click("dialog .viewer button[aria-label='Next']")
     page.wait_until(lambda: page.find("dialog input[name='caption']").get_attribute("value") == f"Photo {first:03d}",

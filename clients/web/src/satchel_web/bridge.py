@@ -28,8 +28,9 @@ Errors of the bridge's own: ``-32700``/``-32600`` for frames that are not JSON-R
 of the bridge itself.
 
 It listens on 127.0.0.1 only; ``security`` checks every request first, ``assets`` serves the static app,
-``page`` runs each page's socket and satchel, ``exchange`` moves export and import files, and ``frames``
-reads and writes the socket's messages.
+``page`` runs each page's socket and satchel, ``exchange`` moves export and import files, ``images``
+serves stored images at ``GET /images/ID?size=`` as images, and ``frames`` reads and writes the socket's
+messages.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ from satchel_client import ServerExited
 
 from .assets import STATIC, static_routes
 from .exchange import MAX_UPLOAD_BYTES, Exchange
+from .images import Images
 from .page import Backend, PageSession
 from .security import Guard, add_security_headers, guard_middleware
 
@@ -98,7 +100,9 @@ class Bridge:
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[guard_middleware(self.guard)])
-        app.add_routes([*static_routes(self.static), *self.files.routes(), web.get("/ws", self.websocket)])
+        images = Images(lambda: list(self.pages))
+        app.add_routes([*static_routes(self.static), *self.files.routes(), *images.routes(),
+                        web.get("/ws", self.websocket)])
         app.on_response_prepare.append(add_security_headers)
         app.on_shutdown.append(lambda _: self.close_pages())
         app.on_cleanup.append(self._remove_files)

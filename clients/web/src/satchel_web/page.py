@@ -70,6 +70,11 @@ class PageSession:
         self._closed = False
         self._closing: asyncio.Future[None] | None = None
 
+    @property
+    def ready(self) -> bool:
+        """Whether the page's satchel is up (started, subscribed) and not being replaced."""
+        return self._ready.is_set()
+
     # Lifetime
 
     async def run(self) -> None:

@@ -40,7 +40,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   const conflict = conflictPanel('post', (version) => h('div', { class: 'conflict-version' },
     h('p', { class: 'conflict-text' }, versionText(version.text)),
     version.images.length
-      ? h('span', { class: 'moment-thumbs conflict-photos' }, version.images.slice(0, 4).map((image) => storedImage(rpc, image, { class: 'moment-thumb' })))
+      ? h('span', { class: 'moment-thumbs conflict-photos' }, version.images.slice(0, 4).map((image) => storedImage(image, { class: 'moment-thumb' })))
       : null), {
     keepMine: (theirs) => submit(theirs ? { id: theirs.id, ifRevision: theirs.revision } : null),
     async takeTheirs(theirs) {
@@ -73,7 +73,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   function renderPhotos() {
     photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
       photo.image
-        ? storedImage(rpc, photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
+        ? storedImage(photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
         : h('img', { src: `data:${photo.type};base64,${photo.data}`, alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
       h('button', {
         type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),

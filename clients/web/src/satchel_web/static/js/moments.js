@@ -87,7 +87,7 @@ export function mount(section, { rpc }) {
       h('time', { class: 'moment-date', datetime: preview.createdAt }, preview.displayDate),
       preview.excerpt ? h('span', { class: 'moment-excerpt', dir: 'auto' }, preview.excerpt) : null,
       thumbnails.length
-        ? h('span', { class: `moment-thumbs count-${thumbnails.length}` }, thumbnails.map((image) => storedImage(rpc, image, { class: 'moment-thumb' })))
+        ? h('span', { class: `moment-thumbs count-${thumbnails.length}` }, thumbnails.map((image) => storedImage(image, { class: 'moment-thumb' })))
         : null);
     if (!preview.excerpt) button.setAttribute('aria-label', `${t('moments.post')} ${preview.displayDate}`);
     const element = h('li', { dataset: { id: preview.id } }, button);
@@ -109,9 +109,9 @@ export function mount(section, { rpc }) {
     detailText.textContent = post.text;
     detailText.hidden = !post.text;
     detailGrid.replaceChildren(...post.layout.map((row) => h('div', { class: `moment-row columns-${row.length}` },
-      row.map((index) => storedImage(rpc, post.images[index], {
+      row.map((index) => storedImage(post.images[index], {
         class: 'moment-photo', alt: t('moments.photo', { n: index + 1, count: post.images.length }),
-      })))));
+      }, 'display')))));
     detailGrid.classList.toggle('single', post.images.length === 1);
     detailGrid.hidden = post.images.length === 0;
   }

@@ -7,7 +7,7 @@ import { extend, t } from './i18n.js';
 import { icon } from './icons.js';
 import { editNote as openEditor, formatDeadline } from './note-editor.js';
 import {
-  coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, moreButton, openDialog, pagedList, showError,
+  coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, moreButton, openDialog, pagedList, showError, storedImage,
 } from './ui.js';
 
 extend({
@@ -172,8 +172,7 @@ export function mount(section, { rpc }) {
   }
 
   function photoCell(photo, index) {
-    const img = h('img', { alt: photo.caption || '', loading: 'lazy' });
-    imageURL(rpc, photo.image.id).then((url) => { img.src = url; }).catch(() => {});
+    const img = storedImage(photo.image, { alt: photo.caption || '' });
     return h('li', { class: 'photo card', draggable: 'true', dataset: { id: photo.id } },
       h('button', { type: 'button', class: 'photo-open', 'aria-label': photo.caption || t('photoNumber', { n: index + 1 }), onclick: () => viewPhoto(photo) },
         img, photo.caption ? h('span', { class: 'caption' }, photo.caption) : null));
@@ -210,7 +209,9 @@ export function mount(section, { rpc }) {
       const photo = shown;
       caption.value = photo.caption ?? '';
       img.alt = photo.caption || '';
-      imageURL(rpc, photo.image.id).then((url) => { img.src = url; });
+      img.width = photo.image.width;
+      img.height = photo.image.height;
+      img.src = imageURL(photo.image.id, 'display');
       showError(error, null);
     }
     // Previous and next go round the list once it is all loaded; before that, next at the end loads more.

@@ -113,24 +113,31 @@ export function coalesce(work) {
 }
 
 /**
- * A data: URL for a stored image's bytes (`images.get`), cached per image id. A request that failed (the
- * server restarting, say) is not kept: the next one asks again.
+ * Where the bridge serves a stored image as an image (`GET /images/ID?size=`): `thumbnail` (at most 320
+ * px a side) for lists and grids, `display` (1600) for one photo on screen, `original` byte for byte. The
+ * browser fetches, decodes and caches it as any image; a failed load is not cached, so it is asked again.
+ * @param {string} id
+ * @param {'thumbnail' | 'display' | 'original'} [size]
  */
-const imageCache = new Map();
-export async function imageURL(rpc, id) {
-  if (!imageCache.has(id)) {
-    const loading = rpc.call('images.get', { id }).then(({ image, data }) => `data:${image.mimeType};base64,${data}`);
-    loading.catch(() => { if (imageCache.get(id) === loading) imageCache.delete(id); });
-    imageCache.set(id, loading);
-  }
-  return imageCache.get(id);
+export function imageURL(id, size = 'display') {
+  return `/images/${encodeURIComponent(id)}?size=${size}`;
 }
 
-/** An <img> whose bytes come from `images.get`; `alt` describes it. */
-export function storedImage(rpc, image, attributes = {}) {
-  const img = h('img', { alt: '', decoding: 'async', width: image.width, height: image.height, ...attributes });
+/**
+ * An <img> of a stored image, fetched when it comes near the screen, its box sized from the start (nothing
+ * jumps when it arrives); `alt` describes it.
+ * @param {{id: string, width: number, height: number}} image
+ * @param {Record<string, any>} [attributes]
+ * @param {'thumbnail' | 'display' | 'original'} [size]
+ */
+export function storedImage(image, attributes = {}, size = 'thumbnail') {
+  const img = h('img', {
+    alt: '', loading: 'lazy', decoding: 'async', width: image.width, height: image.height, ...attributes,
+    src: imageURL(image.id, size),
+  });
   img.dataset.imageId = image.id;
-  imageURL(rpc, image.id).then((url) => { img.src = url; }, () => img.classList.add('missing'));
+  img.addEventListener('error', () => img.classList.add('missing'));
+  img.addEventListener('load', () => img.classList.remove('missing'));
   return img;
 }
 
