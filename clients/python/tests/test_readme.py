@@ -45,6 +45,12 @@ def test_the_asyncio_example(tmp_path, monkeypatch):
     assert re.fullmatch(r"updated note_\w+\n", printed)
 
 
+def test_the_photos_example(tmp_path, monkeypatch):
+    (tmp_path / "beach.png").write_bytes(PNG)
+    printed = run(blocks("## Photos as bytes"), tmp_path, monkeypatch)
+    assert printed == f"sent 100%\n{len(PNG)} bytes; thumbnail ffd8\n"
+
+
 def test_the_progress_example(tmp_path, monkeypatch):
     printed = run(blocks("## Long work: progress"), tmp_path, monkeypatch).splitlines()
     assert printed[0] == "1/1000" and printed.count("1000/1000") == 2

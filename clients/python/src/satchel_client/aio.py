@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from ._connection import LOG, Connection
+from ._images import AsyncImageShelf
 from ._launch import log_server_line
 from ._namespace import UNSET, MisspeltNames, Unset, named
 from ._pipes import Pipes
@@ -116,6 +117,11 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
     @cached_property
     def changes(self) -> AsyncChangeFeed:
         return AsyncChangeFeed(self)
+
+    @cached_property
+    def images(self) -> AsyncImageShelf:
+        """``images.*``, and images as bytes: ``await upload(data)`` in chunks, ``await bytes(id, size=...)``."""
+        return AsyncImageShelf(self._call)
 
     @property
     def pid(self) -> int | None:

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from ._blocking import Wire
+from ._images import ImageShelf
 from ._connection import NotificationHandler
 from ._namespace import UNSET, MisspeltNames, Unset, named
 from ._protocol import Change, OnProgress, Params, merge_params
@@ -132,6 +133,11 @@ class Satchel(MisspeltNames, Methods):
     @cached_property
     def changes(self) -> ChangeFeed:
         return ChangeFeed(self)
+
+    @cached_property
+    def images(self) -> ImageShelf:
+        """``images.*``, and images as bytes: ``upload(data)`` in chunks, ``bytes(id, size=...)``."""
+        return ImageShelf(self._call)
 
     # Calls
 
