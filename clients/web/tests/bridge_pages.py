@@ -110,8 +110,12 @@ class Socket:
 
 
 def is_status(message: Any, state: str) -> bool:
-    return isinstance(message, dict) and message.get("method") == "bridge/status" \
-        and message.get("params") == {"state": state}
+    if not (isinstance(message, dict) and message.get("method") == "bridge/status"):
+        return False
+    params = message.get("params")
+    if state == "ready":  # names the page for its HTTP routes: a key of its own, nothing else
+        return set(params) == {"state", "page"} and params["state"] == "ready" and len(params["page"]) >= 16
+    return params == {"state": state}
 
 
 def ws_headers(bridge, origin: str | None = "own", cookie: str | None = None) -> dict[str, str]:

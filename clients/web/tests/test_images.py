@@ -73,3 +73,55 @@ def test_moments_lists_thumbnails_and_the_post_shows_the_display_size_loaded_laz
         "return arguments[0].complete && arguments[0].naturalWidth === 1600", photo), message="display size drawn")
     shot = page.shots / "moments-photos.png"
     page.driver.save_screenshot(str(shot))
+
+
+def noisy_png(path, width: int, height: int, seed: int) -> bytes:
+    """A PNG of noise (it does not compress: its size is its pixels'), written to ``path``."""
+    import random
+
+    generator = random.Random(seed)
+    rows = b"".join(b"\x00" + generator.randbytes(width * 3) for _ in range(height))
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    data = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 0)) + chunk(b"IEND", b""))
+    path.write_bytes(data)
+    return data
+
+
+def test_photos_larger_than_a_message_are_sent_as_files_with_progress_and_saved(bridge_factory, page_factory, tmp_path):
+    import hashlib
+
+    bridge = bridge_factory("--max-message-bytes", "1048576")
+    page = page_factory(on=bridge)
+    paths = [tmp_path / f"big-{n}.png" for n in range(4)]
+    digests = [hashlib.sha256(noisy_png(path, 900, 700, n)).hexdigest() for n, path in enumerate(paths)]
+    assert all(path.stat().st_size > 1_048_576 for path in paths)  # none would fit in one message
+    page.open("moments")
+    page.click("section[data-app='moments'] button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("Four big ones")
+    page.find("dialog input[type='file']").send_keys("\n".join(str(path) for path in paths))
+    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo progress.moment-upload")) == 4,
+                    message="each picked photo shows its progress")
+    page.screenshot("moments-four-big-photos-picked")
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog", timeout=60)
+    with Satchel(db=bridge.db) as s:
+        (post,) = s.diary.list()["items"]
+        stored = s.diary.get(id=post["id"])
+    assert [image["sha256"] for image in stored["images"]] == digests
+
+    page.tab("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    page.find("section[data-app='notes'] input[type='file']").send_keys(str(paths[0]))
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo:not(.uploading)")) == 1, timeout=30)
+    with Satchel(db=bridge.db) as s:
+        assert [p["image"]["sha256"] for p in s.photos.list()["items"]] == digests[:1]
+
+    fake = tmp_path / "not-a-photo.png"
+    fake.write_bytes(b"just some words, not a picture")
+    page.find("section[data-app='notes'] input[type='file']").send_keys(str(fake))
+    error = page.wait_for("section[data-app='notes'] .error")
+    assert "is not a PNG, JPEG, GIF, WebP or HEIC/HEIF image" in error.text
+    with Satchel(db=bridge.db) as s:
+        assert len(s.photos.list()["items"]) == 1

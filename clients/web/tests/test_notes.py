@@ -136,7 +136,7 @@ def test_photo_notes_grid_viewer_and_caption(bridge, page_factory, tmp_path):
     page.wait_for("section[data-app='notes'] .photo-grid .empty")
     for _ in range(3):
         page.find("section[data-app='notes'] input[type='file']").send_keys(str(photo))
-    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 3)
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo:not(.uploading)")) == 3)
     columns = "return getComputedStyle(document.querySelector('.photo-grid')).gridTemplateColumns.split(' ').length"
     wide = page.driver.execute_script(columns)
     page.resize(390, 844)
@@ -232,7 +232,7 @@ def test_several_photos_picked_at_once_become_photo_notes(bridge, page, tmp_path
     page.click("section[data-app='notes'] .segmented button:nth-child(2)")
     assert page.find("section[data-app='notes'] input[type='file']").get_attribute("multiple") is not None
     page.find("section[data-app='notes'] input[type='file']").send_keys("\n".join(str(path) for path in paths))
-    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 3)
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo:not(.uploading)")) == 3)
     with Satchel(db=bridge.db) as s:
         assert len(s.photos.list()["items"]) == 3
 

@@ -3,8 +3,9 @@
 A page is one JSON-RPC connection. Its WebSocket carries one JSON-RPC 2.0 message per text frame: requests
 from the page go to the page's satchel (each in a task of its own) and their answers come back with the page's
 ids; ``changed`` and the server's other notifications go to the page. The bridge adds two notifications of
-its own, ``bridge/status`` with ``{"state": "ready"}`` (the satchel is up and subscribed; the page may load
-what it shows) and ``{"state": "restarting"}`` (the satchel died; the bridge is starting a new one).
+its own, ``bridge/status`` with ``{"state": "ready", "page": KEY}`` (the satchel is up and subscribed; the
+page may load what it shows; ``KEY`` names the page to ``POST /uploads``) and ``{"state": "restarting"}``
+(the satchel died; the bridge is starting a new one).
 
 What the bridge does not relay (``security.relay_refusal``): any method outside ``security.PAGE_METHODS``
 (the five apps' and the session's: never ``export``, ``import``, ``tools/call``), ``-32601`` with
@@ -20,8 +21,9 @@ What the bridge does not relay (``security.relay_refusal``): any method outside 
 
 What the bridge adds: ``bridge/export`` and ``bridge/import``, the page's satchel exporting into and
 importing from a private file that the page downloads from ``GET /data/exports/ID`` and uploads to
-``POST /data/imports`` (``exchange``). The server's ``notifications/progress`` for a request that carried
-``_meta.progressToken`` reach the page like every other notification.
+``POST /data/imports`` (``exchange``); stored images at ``GET /images/ID?size=``, and picked photos sent as
+files to ``POST /uploads?page=KEY`` (``images``). The server's ``notifications/progress`` for a request that
+carried ``_meta.progressToken`` reach the page like every other notification.
 
 Errors of the bridge's own: ``-32700``/``-32600`` for frames that are not JSON-RPC, ``-32099``
 (``data.reason: "serverRestarted"``) for requests in flight when the satchel died, ``-32603`` for a failure

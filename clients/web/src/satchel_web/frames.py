@@ -16,8 +16,8 @@ def notification(method: str, params: JSON) -> dict[str, JSON]:
     return {"jsonrpc": "2.0", "method": method, "params": params}
 
 
-def status(state: str) -> dict[str, JSON]:
-    return notification("bridge/status", {"state": state})
+def status(state: str, **more: JSON) -> dict[str, JSON]:
+    return notification("bridge/status", {"state": state, **more})
 
 
 def result(id: JSON, value: JSON) -> dict[str, JSON]:

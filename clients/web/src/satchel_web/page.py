@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
@@ -58,6 +59,8 @@ class PageSession:
         self.backend = backend
         self.files = files  # the bridge's folder for export and import files
         self.satchel: AsyncSatchel | None = None
+        #: Names this page to the bridge's HTTP routes (``POST /uploads?page=``): sent with ``ready``.
+        self.key = secrets.token_urlsafe(16)
         self._ready = asyncio.Event()
         self._initialize: tuple[JSON] | None = None  # the params of the page's last accepted `initialize`
         self._outbox: asyncio.Queue[tuple[str, bool]] = asyncio.Queue()  # (text, whether it is a change)
@@ -142,7 +145,7 @@ class PageSession:
             self._up_since = loop.time()
             self._feed = asyncio.ensure_future(self._forward_changes(satchel))
             self._ready.set()
-            self._emit(status("ready"))
+            self._emit(status("ready", page=self.key))
             LOG.info("page ready on satchel %s", satchel.pid)
             return
 

@@ -9,7 +9,8 @@ const words = {
     disconnected: 'The connection to Satchel was lost; trying again…',
     expired: 'Satchel was started again with a new address: open the URL it printed.',
     cancel: 'Cancel', save: 'Save', delete: 'Delete', close: 'Close', create: 'Create', edit: 'Edit', done: 'Done',
-    back: 'Back', loadMore: 'Load more',
+    back: 'Back', loadMore: 'Load more', uploadFailed: 'The photo could not be sent to Satchel.',
+    uploading: 'Sending the photo',
   },
   ru: {
     moments: 'Моменты', reminders: 'Напоминания', messages: 'Сообщения', notes: 'ENotes', board: 'Доска',
@@ -19,6 +20,7 @@ const words = {
     expired: 'Satchel запущен заново с новым адресом: откройте напечатанную им ссылку.',
     cancel: 'Отмена', save: 'Сохранить', delete: 'Удалить', close: 'Закрыть', create: 'Создать', edit: 'Изменить',
     done: 'Готово', back: 'Назад', loadMore: 'Загрузить ещё',
+    uploadFailed: 'Не удалось отправить фото в Satchel.', uploading: 'Фото отправляется',
   },
   ja: {
     moments: 'モーメント', reminders: 'リマインダー', messages: 'メッセージ', notes: 'ENotes', board: '掲示板',
@@ -27,7 +29,8 @@ const words = {
     disconnected: 'Satchel との接続が切れました。再接続しています…',
     expired: 'Satchel が新しいアドレスで再起動しました。表示された URL を開いてください。',
     cancel: 'キャンセル', save: '保存', delete: '削除', close: '閉じる', create: '作成', edit: '編集', done: '完了',
-    back: '戻る', loadMore: 'さらに読み込む',
+    back: '戻る', loadMore: 'さらに読み込む', uploadFailed: '写真を Satchel に送れませんでした。',
+    uploading: '写真を送信中',
   },
 };
 

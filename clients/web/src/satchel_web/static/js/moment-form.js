@@ -3,7 +3,7 @@
 // while it is open, the other version beside what was typed (conflict.js).
 import { conflictPanel, versionText } from './conflict.js';
 import { t } from './i18n.js';
-import { confirmDialog, errorLine, fileToBase64, h, openDialog, showError, storedImage } from './ui.js';
+import { confirmDialog, errorLine, h, openDialog, showError, storedImage, uploadImage } from './ui.js';
 
 // The form shows the picker while the post has fewer photos than the original allowed (the server decides).
 const PICKER_SLOTS = 4;
@@ -16,7 +16,8 @@ const PICKER_SLOTS = 4;
  */
 export function editPost(existing, { rpc, saved: done, opened }) {
   let base = existing; // the version the person started from: their Save is checked against it
-  // Each photo is {image} (already stored) or {data, type} (picked, sent as base64).
+  // Each photo is {image} (already stored) or {file, preview, bar, uploadId?} (picked: sent as a file when
+  // the post is saved, its progress on its tile; once sent, its upload is reused by a second Save).
   let photos = existing ? existing.images.map((image) => ({ image })) : [];
   let reading = Promise.resolve();
   let busy = false;
@@ -28,7 +29,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   const addTile = h('label', { class: 'moment-add-photo', title: t('moments.addPhotos') }, h('span', { 'aria-hidden': 'true' }, '+'), picker);
   const photoList = h('ul', { class: 'list moment-picked', 'aria-label': t('moments.photos') });
   const save = h('button', { type: 'submit', class: 'primary moment-save' }, t('save'));
-  const photoKey = (list) => JSON.stringify(list.map((photo) => photo.image?.id ?? photo.data));
+  const photoKey = (list) => JSON.stringify(list.map((photo) => photo.image?.id ?? photo.preview));
   // Whether the form holds something the person typed or picked since `base` (white space alone is not).
   const typed = () => text.value.trim() !== (base?.text ?? '').trim()
     || photoKey(photos) !== photoKey(base ? base.images.map((image) => ({ image })) : []);
@@ -74,7 +75,8 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
       photo.image
         ? storedImage(photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
-        : h('img', { src: `data:${photo.type};base64,${photo.data}`, alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
+        : h('img', { src: photo.preview, alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
+      photo.image ? null : photo.bar,
       h('button', {
         type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
         onclick: () => { photos.splice(index, 1); renderPhotos(); picker.focus(); },
@@ -95,11 +97,8 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     }
     reading = reading.then(async () => {
       for (const file of files) {
-        try {
-          photos.push({ data: await fileToBase64(file), type: file.type || 'application/octet-stream' });
-        } catch (failure) {
-          showError(error, failure);
-        }
+        const bar = h('progress', { max: 1, value: 0, class: 'moment-upload', 'aria-label': `${t('uploading')}: ${file.name}` });
+        photos.push({ file, preview: URL.createObjectURL(file), bar });
       }
       renderPhotos();
       if (photos.length >= PICKER_SLOTS) text.focus();
@@ -114,14 +113,21 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     form.setAttribute('aria-busy', 'true');
     try {
       await reading;
-      const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { data: photo.data }));
+      for (const photo of photos) {
+        if (photo.image || photo.uploadId) continue;
+        photo.uploadId = (await uploadImage(rpc, photo.file, (fraction) => { photo.bar.value = fraction; })).uploadId;
+      }
+      const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { uploadId: photo.uploadId }));
       const saved = target
         ? await rpc.call('diary.update', { ...target, text: text.value, images })
         : await rpc.call('diary.create', { text: text.value, images });
       dialog.close('saved');
       done(saved, Boolean(target));
     } catch (failure) {
-      if (target && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
+      if (failure.data?.kind === 'upload') { // the satchel was started again: its uploads are gone; send again
+        for (const photo of photos) delete photo.uploadId;
+      }
+      if (target && failure.data?.kind !== 'upload' && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
         showError(error, null);
         await conflicted().catch((problem) => showError(error, problem));
       } else {

@@ -7,7 +7,7 @@ import { extend, t } from './i18n.js';
 import { icon } from './icons.js';
 import { editNote as openEditor, formatDeadline } from './note-editor.js';
 import {
-  coalesce, confirmDialog, errorLine, fileToBase64, h, imageURL, moreButton, openDialog, pagedList, showError, storedImage,
+  coalesce, confirmDialog, errorLine, h, imageURL, moreButton, openDialog, pagedList, showError, storedImage, uploadImage,
 } from './ui.js';
 
 extend({
@@ -179,17 +179,24 @@ export function mount(section, { rpc }) {
   }
 
   async function addPhotos(files) {
+    let failure = null;
     for (const file of files) {
+      // A tile with the photo's progress while it is sent (as a file, not a message), until it is added.
+      const bar = h('progress', { max: 1, value: 0, 'aria-label': `${t('uploading')}: ${file.name}` });
+      const tile = h('li', { class: 'photo card uploading' }, bar);
+      photoGrid.append(tile);
       try {
-        await rpc.call('photos.add', { image: { data: await fileToBase64(file) } });
+        const image = await uploadImage(rpc, file, (fraction) => { bar.value = fraction; });
+        await rpc.call('photos.add', { image });
       } catch (error) {
         if (error.reason === 'freeLimitReached') freeLimit(error);
-        showError(listError, error);
+        failure = error;
         break;
       }
     }
     photoInput.value = '';
-    refresh();
+    await refresh();
+    if (failure) showError(listError, failure); // after the refresh, which clears the line when it succeeds
   }
 
   async function viewPhoto(photo) {

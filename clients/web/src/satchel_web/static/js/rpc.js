@@ -24,6 +24,8 @@ export class Rpc {
     this.pending = new Map();
     this.progress = new Map(); // progressToken -> the onProgress of the call in flight that sent it
     this.queue = [];
+    /** @type {string | null} names this page to the bridge's `POST /uploads` (from its `ready` status) */
+    this.page = null;
     this.changeListeners = new Set();
     this.statusListeners = new Set();
     this.socket = null;
@@ -41,7 +43,9 @@ export class Rpc {
       }
       this.pending.clear();
       this.progress.clear();
-      this.queue = []; // rejected above: a call the page was told failed must not run later
+      this.queue = [];
+    /** @type {string | null} names this page to the bridge's `POST /uploads` (from its `ready` status) */
+    this.page = null; // rejected above: a call the page was told failed must not run later
       this.ready = false;
       if (!this.expired) this.emitStatus({ state: 'disconnected' });
       setTimeout(() => this.open(), this.retry);
@@ -77,6 +81,7 @@ export class Rpc {
         for (const line of waiting) this.socket.send(line);
       }
       this.ready = message.params?.state === 'ready';
+      if (this.ready) this.page = message.params?.page ?? null; // names this page to POST /uploads
       this.emitStatus(message.params ?? {});
     } else if ('id' in message && this.pending.has(message.id)) {
       const { resolve, reject, token } = this.pending.get(message.id);

@@ -1,6 +1,8 @@
 // @ts-check
 // Small DOM helpers every screen shares: building elements, showing errors where they happened, dialogs.
 
+import { t } from './i18n.js';
+
 /**
  * `h('button', {class: 'x', onclick, style: {'--cell': '#fff'}}, 'text', child)`: an element with attributes,
  * listeners, custom properties and children.
@@ -139,6 +141,40 @@ export function storedImage(image, attributes = {}, size = 'thumbnail') {
   img.addEventListener('error', () => img.classList.add('missing'));
   img.addEventListener('load', () => img.classList.remove('missing'));
   return img;
+}
+
+/**
+ * Sends a picked photo to the bridge as the file it is (`POST /uploads`), which hands it to this page's
+ * satchel in chunks: no message carries it whole, and `onProgress(fraction)` follows it. Resolves with
+ * `{uploadId}`, the image input to save; rejects with the server's words (too large, not an image).
+ * @param {{page?: string | null}} rpc
+ * @param {Blob} file
+ * @param {(fraction: number) => void} [onProgress]
+ * @returns {Promise<{uploadId: string}>}
+ */
+export function uploadImage(rpc, file, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/uploads?page=${encodeURIComponent(rpc.page ?? '')}`);
+    xhr.responseType = 'json';
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      const body = xhr.response;
+      if (xhr.status === 200 && body?.uploadId) {
+        onProgress?.(1);
+        resolve({ uploadId: body.uploadId });
+      } else {
+        const refusal = body?.error ?? {};
+        reject(Object.assign(new Error(refusal.message ?? t('uploadFailed')), {
+          code: refusal.code ?? -32603, data: refusal.data ?? null, reason: refusal.data?.reason ?? null,
+        }));
+      }
+    });
+    xhr.addEventListener('error', () => reject(new Error(t('uploadFailed'))));
+    xhr.send(file);
+  });
 }
 
 /** Reads a picked file as base64 (without the data: prefix). */
