@@ -54,21 +54,19 @@ class Images:
         if not satchels:
             return web.Response(status=503, text="503 Service Unavailable: no satchel is running\n",
                                 headers={"Retry-After": "1"})
-        for satchel in satchels:
-            try:
-                answer = await satchel.images.get(id=image_id, size=size)  # type: ignore[arg-type]
-            except NotFound:
-                continue  # with --memory, each page's satchel holds its own images
-            except (SatchelError, ServerExited) as failure:
-                LOG.warning("images.get %s (%s) failed: %s", image_id, size, failure)
-                return web.Response(status=502, text=f"502 Bad Gateway: {failure}\n")
-            etag = f'"{answer["image"]["sha256"]}-{size}"'
-            headers = {"ETag": etag, "Cache-Control": CACHE}
-            if etag in request.headers.get("If-None-Match", ""):
-                return web.Response(status=304, headers=headers)
-            return web.Response(body=base64.b64decode(answer["data"]),
-                                content_type=answer["rendition"]["mimeType"], headers=headers)
-        return web.Response(status=404, text="404 Not Found: no such image\n")
+        try:  # every page's satchel opens the same database: any one of them will do
+            answer = await satchels[0].images.get(id=image_id, size=size)  # type: ignore[arg-type]
+        except NotFound:
+            return web.Response(status=404, text="404 Not Found: no such image\n")
+        except (SatchelError, ServerExited) as failure:
+            LOG.warning("images.get %s (%s) failed: %s", image_id, size, failure)
+            return web.Response(status=502, text=f"502 Bad Gateway: {failure}\n")
+        etag = f'"{answer["image"]["sha256"]}-{size}"'
+        headers = {"ETag": etag, "Cache-Control": CACHE}
+        if etag in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=base64.b64decode(answer["data"]),
+                            content_type=answer["rendition"]["mimeType"], headers=headers)
 
     async def upload(self, request: web.Request) -> web.StreamResponse:
         page = next((each for each in self.pages() if each.key == request.query.get("page")), None)
