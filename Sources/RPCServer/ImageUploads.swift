@@ -28,7 +28,7 @@ final class ImageUploads {
         chunkBytes = max(1024, min(4 << 20, maximumMessageBytes / 4))
     }
 
-    func begin(byteSize: Int) throws(DomainError) -> String {
+    func begin(byteSize: Int) throws(DomainError) -> (id: String, upload: Upload) {
         guard byteSize <= maximumImageBytes else {
             throw .validation(reason: .imageTooLarge, field: "byteSize", limit: Int64(maximumImageBytes))
         }
@@ -37,9 +37,10 @@ final class ImageUploads {
         }
         made += 1
         let id = "upl_\(made)"
-        uploads[id] = Upload(byteSize: byteSize, bytes: [])
-        uploads[id]?.bytes.reserveCapacity(byteSize)
-        return id
+        var upload = Upload(byteSize: byteSize, bytes: [])
+        upload.bytes.reserveCapacity(byteSize)
+        uploads[id] = upload
+        return (id, upload)
     }
 
     /// Adds `chunk` at `offset`: the bytes received so far. A chunk sent again (its answer was lost) is

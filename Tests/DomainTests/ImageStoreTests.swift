@@ -366,4 +366,19 @@ import Testing
         _ = try store.photos.delete(id: photo.id)
         #expect(try renditions(store, id) == 0)
     }
+
+    @Test func renditionsAreNotExportedAndAnImportGetsThemWhenFirstAskedFor() throws {
+        let source = try DataStore(path: nil, settings: DomainSettings(), clock: ManualClock(), ids: SequentialIDGenerator())
+        let jpeg = try ImageFixture.bytes("sample-baseline.jpg")
+        let photo = try source.photos.add(image: .data(base64: Data(jpeg).base64EncodedString(), claimedMimeType: nil), caption: nil)
+        let (_, kept) = try source.images.size(id: photo.image.id, "display")
+        let document = try source.exchange.export()
+        #expect(document.images.map(\.data) == [Data(jpeg).base64EncodedString()], "the original only")
+        let target = try DataStore(path: nil, settings: DomainSettings(), clock: ManualClock(), ids: SequentialIDGenerator())
+        _ = try target.exchange.importDocument(document, mode: .replace)
+        #expect(try renditions(target, photo.image.id) == 0)
+        let (_, rebuilt) = try target.images.size(id: photo.image.id, "display")
+        #expect(rebuilt == kept)
+        #expect(try renditions(target, photo.image.id) == 2)
+    }
 }

@@ -119,9 +119,8 @@ enum PhotoMethods {
                 params: [.required("byteSize", Schema.integer(minimum: 1), "The image's size in bytes.")],
                 result: uploadSchema
             ) { params, session in
-                let byteSize = Int(params.integer("byteSize") ?? 0)
-                let id = try session.uploads.begin(byteSize: byteSize)
-                return json(id, ImageUploads.Upload(byteSize: byteSize, bytes: []), chunkBytes: session.uploads.chunkBytes)
+                let (id, upload) = try session.uploads.begin(byteSize: Int(params.integer("byteSize") ?? 0))
+                return json(id, upload, chunkBytes: session.uploads.chunkBytes)
             },
             RPCMethod(
                 "images.appendUpload",
