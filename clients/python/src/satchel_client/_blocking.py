@@ -2,7 +2,6 @@
 reads its own answer off the pipe when no other thread is reading it. ``Satchel`` is its public face."""
 from __future__ import annotations
 
-import _thread
 import os
 import queue
 import subprocess
@@ -19,86 +18,12 @@ from ._connection import LOG, Connection
 from ._inbox import Inbox
 from ._launch import log_server_line
 from ._outbox import Outbox
-from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
+from ._waiters import Reporting, Waiter
+from ._protocol import Change, Incoming, Params, encode, merge_params, outgoing
 from ._protocol import refused_as_a_whole, request
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # put on the change queue when the server has ended
-_ANSWERED = object()  # the last item on a reporting waiter's queue
-
-
-class _Waiter:
-    """Where one answer is left for the thread that waits for it, with the client's lock held. A thread that
-    reads its own answer off the pipe never blocks on it; the lock that a waiting thread blocks on (a bare
-    lock: a ``threading.Event`` costs a condition and a second lock) is made only when one has to wait."""
-
-    __slots__ = ("lock", "done", "value")
-
-    def __init__(self) -> None:
-        self.lock: Any = None
-        self.done = False
-        self.value: Any = None
-
-    def set(self, value: Any) -> None:
-        """With the client's lock held."""
-        if not self.done:
-            self.value = value
-            self.done = True
-            if self.lock is not None:
-                self.lock.release()
-
-    def prepare(self) -> None:
-        """With the client's lock held, before ``wait``: the lock to wait on, held until ``set``."""
-        if not self.done and self.lock is None:
-            self.lock = _thread.allocate_lock()
-            self.lock.acquire()
-
-    def wait(self, timeout: float | None) -> bool:
-        """After ``prepare``: waits until ``set`` or the ``timeout``; whether the answer is in."""
-        if not self.done and self.lock.acquire(True, -1 if timeout is None else timeout):
-            self.lock.release()  # for any later wait
-        return self.done
-
-
-class _Reporting(_Waiter):
-    """The waiter of a call made with ``progress=``: the reader queues the call's progress reports, and the
-    waiting thread hands them to the callback as it waits, so the callback runs on the caller's thread, in
-    order, and the last one has returned before the call does."""
-
-    __slots__ = ("callback", "reports")
-
-    def __init__(self, callback: OnProgress) -> None:
-        super().__init__()
-        self.callback = callback
-        self.reports: queue.SimpleQueue[Any] = queue.SimpleQueue()
-
-    def report(self, progress: Progress) -> None:  # on the reader thread
-        if self.done:  # read after the answer, before the caller forgot the token
-            LOG.debug("progress for no call in flight: %r", progress)
-            return
-        self.reports.put(progress)
-
-    def set(self, value: Any) -> None:
-        if not self.done:
-            super().set(value)
-            self.reports.put(_ANSWERED)
-
-    def wait(self, timeout: float | None) -> bool:
-        """Waits for the answer; each report restarts the ``timeout``: a call that shows progress is not late."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                item = self.reports.get(timeout=left)
-            except queue.Empty:
-                return self.done
-            if item is _ANSWERED:
-                return True
-            if timeout is not None:
-                deadline = time.monotonic() + timeout
-            report(self.callback, item)
-
-
 class Wire(Connection):
     """The server process and the state of the connection to it: the pipes, the books of calls in flight,
     the reader threads. Its attributes are read on every call, so it has no ``__getattr__`` (which would
@@ -178,7 +103,7 @@ class Wire(Connection):
         if not entries:
             self._check_thread()
             return []
-        waiters: dict[int, _Waiter] = {}
+        waiters: dict[int, Waiter] = {}
         reading = self._inbox.claim()
         if not reading:
             self._check_thread()
@@ -190,7 +115,7 @@ class Wire(Connection):
                 for method, params in entries:
                     id = self._ledger.next_id()
                     messages.append(request(method, merge_params(params, {}), id))
-                    waiters[id] = _Waiter()
+                    waiters[id] = Waiter()
                 line = encode(messages)
                 self._ledger.sent(waiters)
                 self._inbox.watch(not reading)
@@ -223,14 +148,14 @@ class Wire(Connection):
                     raise self.exited()
                 ledger = self._ledger
                 id = ledger.next_id()
-                waiter: _Waiter
+                waiter: Waiter
                 if progress is None:
                     line = encode(request(method, params, id))
-                    waiter = _Waiter()
+                    waiter = Waiter()
                 else:
                     line, token, callback = outgoing(method, params, id, progress, coroutines=False)
                     assert token is not None  # given for every call with progress
-                    waiter = reporting = _Reporting(callback)
+                    waiter = reporting = Reporting(callback)
                     self._progress[token] = reporting.report
                 ledger.sent({id: waiter})
                 if inbox.watching is reading:
@@ -283,7 +208,7 @@ class Wire(Connection):
                 "hand the work to another thread (a queue, an executor)"
             )
 
-    def _wait(self, waiters: dict[int, _Waiter], timeout: float | None, what: str, reading: bool) -> None:
+    def _wait(self, waiters: dict[int, Waiter], timeout: float | None, what: str, reading: bool) -> None:
         """Until every answer is in, within one deadline; past it the waiters are forgotten and ``TimeoutError``
         raised. ``reading``: this thread has claimed the pipe, and reads the answers off it as far as it can."""
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -303,7 +228,7 @@ class Wire(Connection):
                 self._block(waiters, deadline, timeout, what)
                 return
 
-    def _block(self, waiters: dict[int, _Waiter], deadline: float | None, timeout: float | None, what: str) -> None:
+    def _block(self, waiters: dict[int, Waiter], deadline: float | None, timeout: float | None, what: str) -> None:
         """Blocks until the reader thread has left every answer, or the deadline passes."""
         with self._lock:
             for waiter in waiters.values():
