@@ -134,13 +134,26 @@ final class SatchelProcess {
     }
 
     /// Waits for the process to end and returns its exit status (`nil` on timeout).
+    ///
+    /// Asks the kernel, not `Process.isRunning`: Foundation learns of an exit when a socket it hands the
+    /// child is closed, and a sibling server spawned at the same moment by a parallel test can inherit
+    /// that socket and keep it open for as long as it runs. `WNOWAIT` leaves the child for Foundation
+    /// to reap.
     func waitForExit(timeout: Double = 10) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
+        while true {
+            #if canImport(Glibc)
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+                info._sifields._sigchld.si_pid == pid
+            {
+                return info._sifields._sigchld.si_status
+            }
+            #endif
+            if !process.isRunning { return process.terminationStatus }
             if Date() > deadline { return nil }
             usleep(10_000)
         }
-        return process.terminationStatus
     }
 
     /// Everything the server wrote to stderr so far (reads until the pipe is idle or closed).
