@@ -1,5 +1,11 @@
 import CHEIF
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// HEIC/HEIF (the iPhone's photos) through libheif: the primary image, with the file's own rotation and
 /// mirroring applied (as a viewer shows it).
 public enum HEIF {
@@ -7,7 +13,8 @@ public enum HEIF {
         guard let context = heif_context_alloc() else { throw .corrupt(detail: "the HEIF decoder could not start") }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, 1 << 15)
-        heif_context_set_max_decoding_threads(context, 0)
+        // A phone's HEIC is a grid of tiles, which libheif decodes side by side on this many threads.
+        heif_context_set_max_decoding_threads(context, Int32(min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))))
         return try bytes.withUnsafeBufferPointer { buffer throws(ImagingError) -> Bitmap in
             try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil))
             var handle: OpaquePointer? = nil

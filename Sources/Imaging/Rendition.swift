@@ -38,18 +38,26 @@ public struct RenditionSet: Sendable, Equatable {
 }
 
 extension Rendition {
-    /// Decodes `bytes` once (a JPEG at the smallest scale that still serves the display size), turns the
-    /// pixels upright, and makes every size from them. Throws for anything that is not a whole image within
-    /// `limits`.
-    public static func make(from bytes: [UInt8], kind: SourceKind, limits: DecodeLimits = DecodeLimits())
-        throws(ImagingError) -> RenditionSet
-    {
+    /// The sizes one decode of a `kind` image makes at little more than the cost of the smallest: all of
+    /// them, except for JPEG, whose decoder skips the detail a thumbnail does not need (1/8 of a 12 MP
+    /// photo's pixels for a thumbnail, 1/2 for the display size).
+    public static func sizesMadeTogether(_ kind: SourceKind) -> [Size] {
+        kind == .jpeg ? [.thumbnail] : Size.allCases
+    }
+
+    /// Decodes `bytes` once (a JPEG at the smallest scale that still serves the largest of `sizes`), turns
+    /// the pixels upright, and makes each of `sizes` from them. The whole image is read either way, so
+    /// anything that is not a whole image within `limits` throws.
+    public static func make(
+        from bytes: [UInt8], kind: SourceKind, sizes: [Size] = Size.allCases, limits: DecodeLimits = DecodeLimits()
+    ) throws(ImagingError) -> RenditionSet {
+        let largest = sizes.map(\.longestSide).max() ?? Size.thumbnail.longestSide
         var orientation = Orientation.up
         let decoded: Bitmap
         var originalSize: (Int, Int)
         switch kind {
         case .jpeg:
-            let (bitmap, width, height) = try JPEG.decode(bytes, atLeast: Size.display.longestSide, limits: limits)
+            let (bitmap, width, height) = try JPEG.decode(bytes, atLeast: largest, limits: limits)
             decoded = bitmap
             originalSize = (width, height)
             orientation = Orientation.ofJPEG(bytes)
@@ -67,11 +75,12 @@ extension Rendition {
             originalSize = (decoded.width, decoded.height)
         }
         if orientation.swapsSides { originalSize = (originalSize.1, originalSize.0) }
-        let display = orientation.apply(to: decoded.scaled(toFit: Size.display.longestSide))
-        let thumbnail = display.scaled(toFit: Size.thumbnail.longestSide)
-        let transparent = display.hasTransparency
+        // Each size is scaled from the next larger one: the display bitmap (if asked for) makes the thumbnail.
+        var bitmap = orientation.apply(to: decoded.scaled(toFit: largest))
+        let transparent = bitmap.hasTransparency
         var renditions: [Rendition] = []
-        for (size, bitmap) in [(Size.thumbnail, thumbnail), (Size.display, display)] {
+        for size in Size.allCases.reversed() where sizes.contains(size) {
+            bitmap = bitmap.scaled(toFit: size.longestSide)
             let encoded =
                 transparent
                 ? try PNG.encode(bitmap) : try JPEG.encode(bitmap.flattened(), quality: size.jpegQuality)

@@ -355,12 +355,15 @@ import Testing
         let jpeg = try ImageFixture.bytes("sample-baseline.jpg")
         let photo = try store.photos.add(image: .data(base64: Data(jpeg).base64EncodedString(), claimedMimeType: nil), caption: nil)
         let id = photo.image.id
-        #expect(try renditions(store, id) == 2)
+        #expect(try renditions(store, id) == 1, "a JPEG's thumbnail comes from the small decode that checked it")
+        let (_, display) = try store.images.size(id: id, "display")
+        #expect(display.width == photo.image.width && display.mimeType == "image/jpeg")
+        #expect(try renditions(store, id) == 2, "the display size is made when first asked for, and kept")
         let (_, kept) = try store.images.size(id: id, "thumbnail")
         try store.database.execute("DELETE FROM image_renditions")
         let (_, rebuilt) = try store.images.size(id: id, "thumbnail")
         #expect(rebuilt == kept)
-        #expect(try renditions(store, id) == 2, "made again, and kept")
+        #expect(try renditions(store, id) == 1, "made again, and kept")
         let (_, original) = try store.images.size(id: id, "original")
         #expect(original.bytes == jpeg && original.mimeType == "image/jpeg")
         _ = try store.photos.delete(id: photo.id)
@@ -379,6 +382,31 @@ import Testing
         #expect(try renditions(target, photo.image.id) == 0)
         let (_, rebuilt) = try target.images.size(id: photo.image.id, "display")
         #expect(rebuilt == kept)
-        #expect(try renditions(target, photo.image.id) == 2)
+        #expect(try renditions(target, photo.image.id) == 1, "a JPEG's display size alone")
+    }
+
+    @Test func whatDecodesWholeGetsBothSizesWhenAdded() throws {
+        let store = try DataStore(path: nil, settings: DomainSettings(), clock: ManualClock(), ids: SequentialIDGenerator())
+        for fixture in ["sample.png", "sample-lossy.webp", "sample.heic", "sample.gif"] {
+            let photo = try store.photos.add(
+                image: .data(base64: Data(try ImageFixture.bytes(fixture)).base64EncodedString(), claimedMimeType: nil),
+                caption: nil)
+            #expect(try renditions(store, photo.image.id) == 2, "\(fixture)")
+        }
+    }
+
+    @Test func aPostsPhotosArePreparedTogetherAndTheFirstFailureIsTheOneReported() throws {
+        let store = try DataStore(path: nil, settings: DomainSettings(), clock: ManualClock(), ids: SequentialIDGenerator())
+        let good = ImageInput.data(
+            base64: Data(try ImageFixture.bytes("sample-baseline.jpg")).base64EncodedString(), claimedMimeType: nil)
+        let cut = try ImageFixture.bytes("sample.png")
+        let damaged = ImageInput.data(base64: Data(cut.prefix(cut.count / 2)).base64EncodedString(), claimedMimeType: nil)
+        let error = #expect(throws: DomainError.self) {
+            try store.diary.create(text: "x", images: [good, damaged, good, .data(base64: "!!", claimedMimeType: nil)])
+        }
+        #expect(error == .validation(reason: .damagedImage, field: "images[1]"))
+        #expect(try store.images.count() == 0)
+        let post = try store.diary.create(text: "x", images: [good, .data(base64: Data(cut).base64EncodedString(), claimedMimeType: nil)])
+        #expect(post.images.map(\.mimeType) == ["image/jpeg", "image/png"])
     }
 }

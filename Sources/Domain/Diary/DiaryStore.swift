@@ -16,11 +16,7 @@ public final class DiaryStore: Store {
         if inputs.count > DiaryPost.maximumImages {
             throw .validation(reason: .tooManyImages, field: "images", limit: Int64(DiaryPost.maximumImages))
         }
-        var prepared: [PreparedImage] = []
-        for (index, input) in inputs.enumerated() {
-            prepared.append(try images.prepare(input, field: "images[\(index)]"))
-        }
-        return prepared
+        return try images.prepare(inputs) { "images[\($0)]" }
     }
 
     private lazy var insertImage = Prepared(

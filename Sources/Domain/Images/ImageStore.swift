@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Synchronization
 
 /// How a client hands over an image (SPEC §6).
 public enum ImageInput: Sendable, Equatable {
@@ -57,6 +58,29 @@ public final class ImageStore: Store {
     /// Reads, sniffs and hashes `input` (outside any transaction: this is the slow part).
     /// `field` names the input in errors (`image`, `images[2]`).
     public func prepare(_ input: ImageInput, field: String) throws(DomainError) -> PreparedImage {
+        try Self.prepare(input, field: field, maximumBytes: maximumBytes)
+    }
+
+    /// Prepares each input at the same time, one per core (decoding is most of the time a photo takes);
+    /// a failure is reported for the first input that failed, as one after the other would.
+    public func prepare(_ inputs: [ImageInput], fields: (Int) -> String) throws(DomainError) -> [PreparedImage] {
+        if inputs.count == 1 { return [try prepare(inputs[0], field: fields(0))] }
+        let maximumBytes = maximumBytes
+        let named = inputs.indices.map { (inputs[$0], fields($0)) }
+        let results = Mutex([Result<PreparedImage, DomainError>?](repeating: nil, count: inputs.count))
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+            let (input, field) = named[index]
+            let result = Result { () throws(DomainError) in
+                try Self.prepare(input, field: field, maximumBytes: maximumBytes)
+            }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { result throws(DomainError) in try result!.get() }
+    }
+
+    private static func prepare(_ input: ImageInput, field: String, maximumBytes: Int) throws(DomainError)
+        -> PreparedImage
+    {
         let bytes: [UInt8]
         let source: String
         switch input {
@@ -76,7 +100,7 @@ public final class ImageStore: Store {
             bytes = [UInt8](data)
         case .path(let path):
             source = field + ".path"
-            bytes = try readFile(path, field: source)
+            bytes = try readFile(path, field: source, maximumBytes: maximumBytes)
         case .bytes(let held):
             source = field + ".uploadId"
             bytes = held
@@ -88,8 +112,10 @@ public final class ImageStore: Store {
             throw .validation(reason: .unsupportedImage, field: field)
         }
         // The whole image is decoded once here: a damaged one is refused now rather than shown broken later,
-        // and its renditions are ready before the transaction that stores it.
-        let made = try Self.renditions(of: bytes, format: format, field: field)
+        // and what that decode makes at once (the thumbnail, at least) is ready before the transaction that
+        // stores it. A JPEG's display size is made when first asked for.
+        let made = try renditions(of: bytes, format: format, sizes: Rendition.sizesMadeTogether(format.sourceKind),
+            field: field)
         return .new(
             bytes: bytes, format: format, width: made.width, height: made.height, sha256: SHA256.hexDigest(bytes),
             renditions: made.renditions)
@@ -98,11 +124,11 @@ public final class ImageStore: Store {
     /// Limits for decoding: the most pixels of a photo any camera makes, with room to spare.
     static let decodeLimits = DecodeLimits()
 
-    private static func renditions(of bytes: [UInt8], format: ImageFormat, field: String) throws(DomainError)
-        -> RenditionSet
+    private static func renditions(of bytes: [UInt8], format: ImageFormat, sizes: [Rendition.Size], field: String)
+        throws(DomainError) -> RenditionSet
     {
         do {
-            return try Rendition.make(from: bytes, kind: format.sourceKind, limits: decodeLimits)
+            return try Rendition.make(from: bytes, kind: format.sourceKind, sizes: sizes, limits: decodeLimits)
         } catch {
             switch error {
             case .tooManyPixels:
@@ -132,7 +158,7 @@ public final class ImageStore: Store {
         }
     }
 
-    private func readFile(_ path: String, field: String) throws(DomainError) -> [UInt8] {
+    private static func readFile(_ path: String, field: String, maximumBytes: Int) throws(DomainError) -> [UInt8] {
         guard path.hasPrefix("/") else { throw .validation(reason: .imagePathNotAbsolute, field: field) }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -236,8 +262,9 @@ public final class ImageStore: Store {
         }
     }
 
-    /// One size of the image: the original byte for byte, or a rendition (made now and kept, if this image
-    /// has none yet: one stored before renditions existed, or imported).
+    /// One size of the image: the original byte for byte, or a rendition (made now and kept if there is none
+    /// yet: a JPEG's display size until it is first asked for, or any size of an image stored before
+    /// renditions existed, or imported).
     public func size(id: String, _ size: String) throws(DomainError) -> (ImageRecord, ImageSize) {
         guard let wanted = Rendition.Size(rawValue: size) else {
             let (record, bytes) = try data(id: id)
@@ -261,7 +288,10 @@ public final class ImageStore: Store {
         guard let format = ImageFormat.inspect(bytes)?.format else {
             throw .validation(reason: .unsupportedImage, field: "id")
         }
-        let made = try Self.renditions(of: bytes, format: format, field: "id")
+        // What one decode makes at once, or (a JPEG's display size) only the size asked for.
+        let together = Rendition.sizesMadeTogether(format.sourceKind)
+        let made = try Self.renditions(
+            of: bytes, format: format, sizes: together.contains(wanted) ? together : [wanted], field: "id")
         var upright = record
         (upright.width, upright.height) = (made.width, made.height)
         try storage {
