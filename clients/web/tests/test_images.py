@@ -125,3 +125,31 @@ def test_photos_larger_than_a_message_are_sent_as_files_with_progress_and_saved(
     assert "is not a PNG, JPEG, GIF, WebP or HEIC/HEIF image" in error.text
     with Satchel(db=bridge.db) as s:
         assert len(s.photos.list()["items"]) == 1
+
+
+def test_photos_sent_to_a_satchel_that_restarted_are_sent_again_by_the_next_save(bridge, page, tmp_path):
+    import hashlib
+    import os
+    import signal
+
+    good, cut = tmp_path / "good.png", tmp_path / "cut.png"
+    digest = hashlib.sha256(noisy_png(good, 300, 200, 1)).hexdigest()
+    cut.write_bytes(noisy_png(cut, 300, 200, 2)[:20_000])  # a PNG cut short: refused when the post is saved
+    page.open("moments")
+    page.click("section[data-app='moments'] button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("Kept through a restart")
+    page.find("dialog input[type='file']").send_keys(f"{good}\n{cut}")
+    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo")) == 2)
+    page.click("dialog button.moment-save")
+    assert "damaged" in page.wait_for("dialog .error").text  # both were sent; the post was refused
+    (pid,) = bridge.satchel_pids()
+    os.kill(pid, signal.SIGKILL)  # and with it the uploads it held
+    page.wait_until(lambda: page.driver.execute_script("return document.body.dataset.connection") == "ready"
+                    and bridge.satchel_pids() not in ([], [pid]), timeout=15)
+    page.click("dialog .moment-picked-photo:nth-child(2) .moment-remove-photo")
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog", timeout=20)
+    with Satchel(db=bridge.db) as s:
+        (post,) = s.diary.list()["items"]
+        assert [image["sha256"] for image in s.diary.get(id=post["id"])["images"]] == [digest]
+    assert page.console_errors() == []

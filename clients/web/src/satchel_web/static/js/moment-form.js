@@ -47,6 +47,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     async takeTheirs(theirs) {
       base = theirs;
       text.value = theirs.text ?? '';
+      forget(photos);
       photos = theirs.images.map((image) => ({ image }));
       renderPhotos();
       settled();
@@ -71,15 +72,20 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     save.hidden = true;
   }
 
+  /** Lets the browser free the picked files' previews (each holds its file until revoked). */
+  function forget(list) {
+    for (const photo of list) if (photo.preview) URL.revokeObjectURL(photo.preview);
+  }
+
   function renderPhotos() {
     photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
       photo.image
         ? storedImage(photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
-        : h('img', { src: photo.preview, alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
+        : h('img', { src: photo.preview, decoding: 'async', alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
       photo.image ? null : photo.bar,
       h('button', {
         type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
-        onclick: () => { photos.splice(index, 1); renderPhotos(); picker.focus(); },
+        onclick: () => { forget(photos.splice(index, 1)); renderPhotos(); picker.focus(); },
       }, h('span', { 'aria-hidden': 'true' }, '×')))));
     if (photos.length < PICKER_SLOTS) photoList.append(h('li', { class: 'moment-picked-add' }, addTile));
   }
@@ -105,6 +111,18 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     });
   });
 
+  /** Sends the picked photos not sent yet, then the post: over `target` ({id, ifRevision}), or as a new one. */
+  async function send(target) {
+    for (const photo of photos) {
+      if (photo.image || photo.uploadId) continue;
+      photo.uploadId = (await uploadImage(rpc, photo.file, (fraction) => { photo.bar.value = fraction; })).uploadId;
+    }
+    const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { uploadId: photo.uploadId }));
+    return target
+      ? rpc.call('diary.update', { ...target, text: text.value, images })
+      : rpc.call('diary.create', { text: text.value, images });
+  }
+
   /** Saves what was typed: over `target` ({id, ifRevision}), or as a new post. */
   async function submit(target) {
     if (busy) return;
@@ -113,18 +131,16 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     form.setAttribute('aria-busy', 'true');
     try {
       await reading;
-      for (const photo of photos) {
-        if (photo.image || photo.uploadId) continue;
-        photo.uploadId = (await uploadImage(rpc, photo.file, (fraction) => { photo.bar.value = fraction; })).uploadId;
-      }
-      const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { uploadId: photo.uploadId }));
-      const saved = target
-        ? await rpc.call('diary.update', { ...target, text: text.value, images })
-        : await rpc.call('diary.create', { text: text.value, images });
+      const saved = await send(target).catch((failure) => {
+        if (failure.data?.kind !== 'upload') throw failure;
+        // The satchel was started again since the photos were sent: what it held of them is gone. Once more.
+        for (const photo of photos) delete photo.uploadId;
+        return send(target);
+      });
       dialog.close('saved');
       done(saved, Boolean(target));
     } catch (failure) {
-      if (failure.data?.kind === 'upload') { // the satchel was started again: its uploads are gone; send again
+      if (failure.data?.kind === 'upload') { // gone again: the next Save sends the files anew
         for (const photo of photos) delete photo.uploadId;
       }
       if (target && failure.data?.kind !== 'upload' && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
@@ -148,7 +164,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   });
 
   renderPhotos();
-  const closed = openDialog(form, { label: title, className: 'moment-sheet' });
+  const closed = openDialog(form, { label: title, className: 'moment-sheet' }).finally(() => forget(photos));
   const dialog = form.closest('dialog');
   // Escape, too, asks before dropping what was typed.
   dialog.addEventListener('cancel', (event) => { event.preventDefault(); leave(); });
