@@ -11,6 +11,10 @@ final class RequestDispatcher {
     let logger: Logger
     let maximumMessageBytes: Int
     private let decoder: MessageDecoder
+    /// The requests that wait on a network, answered when it answers.
+    let waits = NetworkWaits()
+    /// Whether a batch is being answered: a request that waits on a network then waits in line.
+    private var inBatch = false
     /// Commits what the connection has written so far (set by the server loop); returns the error when the
     /// commit failed, after the answers that reported on it have been rewritten.
     var commitBeforeExternalWork: ((inout JSONWriter) -> DomainError?)?
@@ -109,6 +113,8 @@ final class RequestDispatcher {
                 writeLine(into: &output, answering: .one(answer.id)) { $0.write(answer: answer) }
             }
         case .batch(let calls):
+            inBatch = true
+            defer { inBatch = false }
             var answers: [Answer] = []
             for call in calls {
                 let answer = answer(call, output: &output) { error in
@@ -146,7 +152,7 @@ final class RequestDispatcher {
     }
 
     /// The requests a line answers.
-    private enum Answered {
+    enum Answered {
         /// None (a parse error or the like).
         case none
         case one(RequestID)
@@ -156,7 +162,7 @@ final class RequestDispatcher {
 
     private var linesSinceCommit: [WrittenLine] = []
 
-    private func writeLine(
+    func writeLine(
         into output: inout JSONWriter, answering answers: Answered = .none, _ body: (inout JSONWriter) -> Void
     ) {
         let start = output.count
@@ -199,9 +205,10 @@ final class RequestDispatcher {
         linesSinceCommit.removeAll(keepingCapacity: true)
     }
 
-    /// Runs one call; `nil` when nothing is to be answered (a notification, or a response from the client).
-    /// Before a method that waits on external work, what came before is committed and written out of
-    /// `output`; `commitFailed` hears when that commit failed (the lines in `output` are already rewritten).
+    /// Runs one call; `nil` when nothing is to be answered now (a notification, a response from the client,
+    /// or a request that waits on a network: answered when it answers). In a batch, before such a request
+    /// waits in line, what came before is committed and written out of `output`; `commitFailed` hears when
+    /// that commit failed (the lines in `output` are already rewritten).
     func answer(_ call: IncomingCall, output: inout JSONWriter, commitFailed: (DomainError) -> Void) -> Answer? {
         switch call {
         case .invalid(let id, let error):
@@ -211,10 +218,16 @@ final class RequestDispatcher {
             return nil
         case .request(let request):
             let method = registry[request.method]
-            if method?.waitsOnExternalWork == true, let error = commitBeforeExternalWork?(&output) {
-                commitFailed(error)
+            if let method, method.network != nil {
+                if !inBatch && !session.isShuttingDown {
+                    wait(request, method, output: &output)
+                    return nil
+                }
+                if let error = commitBeforeExternalWork?(&output) { commitFailed(error) }
             }
             let outcome = run(request, method)
+            if !session.cancelRequested.isEmpty { cancelRequested(into: &output) }
+            if session.isShuttingDown && !waits.isIdle { abandonWaits(into: &output) }
             guard let id = request.id else {
                 if case .failure(let error) = outcome {
                     logger.debug("notification \(request.method) failed: \(error.message)")

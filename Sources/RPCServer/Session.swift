@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Protocol
 
 /// The state of one connection (one stdin/stdout pair): its language, time zone and lifecycle.
 ///
@@ -16,6 +17,8 @@ final class Session {
     let editing: ReminderEditingSession
     /// What `changes.subscribe` asked for, if anything.
     var subscription: ChangeSubscription?
+    /// Requests the client cancelled (`notifications/cancelled`), for the dispatcher to end.
+    var cancelRequested: [RequestID] = []
     /// Set while a request that asked for progress (`params._meta.progressToken`) runs.
     var progress: ProgressReporter?
 

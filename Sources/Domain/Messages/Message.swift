@@ -60,9 +60,10 @@ public struct FeedMessage: Sendable, Equatable {
 }
 
 /// Where older messages come from: asked for `limit` messages after the first `offset` (newest first).
-public protocol MessageFeed: AnyObject {
+/// Asked on a thread of its own while the server goes on serving.
+public protocol MessageFeed: AnyObject, Sendable {
     /// A stable name for the feed, so that what was consumed from one feed is not counted for another.
     var identity: String { get }
-    /// The batch at `offset`; throws `upstreamUnavailable` on any failure.
-    func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage]
+    /// The batch at `offset`; throws `upstreamUnavailable` on any failure (a cancelled fetch among them).
+    func fetch(offset: Int, limit: Int, cancellation: Cancellation) throws(DomainError) -> [FeedMessage]
 }

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// A feed served over HTTP(S): `GET URL?offset=N&limit=M`.
-public final class HTTPMessageFeed: MessageFeed {
+public final class HTTPMessageFeed: MessageFeed, @unchecked Sendable {  // its properties never change; URLSession is thread-safe
     public let url: URL
     public let timeout: TimeInterval
     private let session: URLSession
@@ -23,7 +23,7 @@ public final class HTTPMessageFeed: MessageFeed {
         session = URLSession(configuration: configuration)
     }
 
-    public func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage] {
+    public func fetch(offset: Int, limit: Int, cancellation: Cancellation) throws(DomainError) -> [FeedMessage] {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .upstreamUnavailable(reason: .connectionFailed, detail: "bad feed URL")
         }
@@ -50,12 +50,14 @@ public final class HTTPMessageFeed: MessageFeed {
             }
             done.signal()
         }
+        cancellation.onCancel { task.cancel() }
         task.resume()
         // The session's own timeout ends the task; the extra second only guards against a stuck callback.
         if done.wait(timeout: .now() + timeout + 1) == .timedOut {
             task.cancel()
             throw .upstreamUnavailable(reason: .timeout, detail: "no answer within \(timeout) s")
         }
+        if cancellation.isCancelled { throw .upstreamUnavailable(reason: .connectionFailed, detail: "cancelled") }
         switch outcome.withLock({ $0 }) {
         case .success(let (data, response))?:
             if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
@@ -84,7 +86,7 @@ public final class FileMessageFeed: MessageFeed {
         self.path = path
     }
 
-    public func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage] {
+    public func fetch(offset: Int, limit: Int, cancellation: Cancellation) throws(DomainError) -> [FeedMessage] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .upstreamUnavailable(reason: .connectionFailed, detail: "cannot read \(path)")
         }
@@ -114,7 +116,7 @@ public final class SampleMessageFeed: MessageFeed {
         return lines
     }()
 
-    public func fetch(offset: Int, limit: Int) throws(DomainError) -> [FeedMessage] {
+    public func fetch(offset: Int, limit: Int, cancellation: Cancellation) throws(DomainError) -> [FeedMessage] {
         // The feed runs newest first; the conversation above is written oldest first.
         let base: Int64 = 1_767_261_600_000  // 2026-01-01T10:00:00Z
         let newestFirst = Self.conversation.enumerated().reversed().map { index, line in

@@ -93,10 +93,23 @@ public final class MessageStore: Store {
 
     /// The user scrolled to the top: the next older batch from the feed, stored in one transaction.
     /// Returns the messages newly stored, in feed order; `endOfHistory` when the feed had nothing new.
-    /// A failing or malformed feed stores nothing.
+    /// A failing or malformed feed stores nothing. (``startLoad(limit:)``, ``FeedLoad/fetch(_:)`` and
+    /// ``finishLoad(_:_:)`` in one go: the server runs the fetch on a thread of its own.)
     public func loadMore(limit: Int) throws(DomainError) -> (items: [Message], endOfHistory: Bool) {
-        let offset = try storage { try consumed() }
-        let batch = try feed.fetch(offset: offset, limit: limit)
+        let load = try startLoad(limit: limit)
+        return try finishLoad(load, try load.fetch())
+    }
+
+    /// What a load from the feed needs from the database, read before it goes to the network.
+    public func startLoad(limit: Int) throws(DomainError) -> FeedLoad {
+        FeedLoad(feed: feed, offset: try storage { try consumed() }, limit: limit)
+    }
+
+    /// Stores the batch `load` fetched (the database is not touched between start and finish).
+    public func finishLoad(_ load: FeedLoad, _ batch: [FeedMessage]) throws(DomainError) -> (
+        items: [Message], endOfHistory: Bool
+    ) {
+        let (feed, offset) = (load.feed, load.offset)
         let stored: [Message] = try storage {
             try group.transaction {
                 var position = (try selectOldestPosition.integer() ?? 1) - 1
@@ -147,5 +160,17 @@ public final class MessageStore: Store {
 
     public func count() throws(DomainError) -> Int {
         try storage { try counts.rows(of: "messages") }
+    }
+}
+
+/// A load from the feed between reading where it starts and storing what came: the network part, safe to
+/// run on any thread (it touches no database).
+public struct FeedLoad: Sendable {
+    let feed: any MessageFeed
+    public let offset: Int
+    public let limit: Int
+
+    public func fetch(_ cancellation: Cancellation = Cancellation()) throws(DomainError) -> [FeedMessage] {
+        try feed.fetch(offset: offset, limit: limit, cancellation: cancellation)
     }
 }

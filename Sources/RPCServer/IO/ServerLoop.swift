@@ -6,8 +6,9 @@ import Darwin
 import Domain
 import Protocol
 
-/// The stdio loop: waits for input or a stop signal, reads in large chunks, frames lines, dispatches them
-/// in order and writes the answers of each chunk with one `write` (so pipelined requests share a flush).
+/// The stdio loop: waits for input, a stop signal or the end of a network wait, reads in large chunks, frames
+/// lines, dispatches them in order and writes the answers of each chunk with one `write` (so pipelined
+/// requests share a flush). A request that waits on a network is answered when its wait ends.
 ///
 /// - Important: Runs on one thread; everything it calls is used only from there.
 final class ServerLoop {
@@ -93,11 +94,13 @@ final class ServerLoop {
         var descriptors = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: dispatcher.waits.wakeDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         serving: while true {
             flush()
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
+            // Input has ended: what still waits on a network is answered before the end.
+            if descriptors[0].fd < 0 && dispatcher.waits.isIdle { break }
+            for index in descriptors.indices { descriptors[index].revents = 0 }
             // A subscribed connection also watches the database for other processes' commits, a few times a
             // second (a cheap indexed read); otherwise the loop sleeps until input or a signal arrives.
             var timeout: Int32 = dispatcher.session.subscription == nil ? -1 : Self.changePollMilliseconds
@@ -110,7 +113,7 @@ final class ServerLoop {
                 let milliseconds = Int32(clamping: wait + 1)
                 timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
             }
-            let ready = poll(&descriptors, 2, timeout)
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 logger.error("poll failed: errno \(errno)")
@@ -131,6 +134,10 @@ final class ServerLoop {
                 logger.info("stop signal received; finishing")
                 break
             }
+            if descriptors[2].revents != 0 {
+                store.beginWriteGroup()
+                dispatcher.finishWaits(into: &pending)
+            }
             guard descriptors[0].revents != 0 else { continue }
             let count = read(0, buffer.baseAddress, readSize)
             lastInput = Self.monotonicMilliseconds()
@@ -144,7 +151,9 @@ final class ServerLoop {
             indexMayBeBehind = true
             if count == 0 {
                 framer.finish { event in handle(event) }
-                break
+                if dispatcher.session.exitRequested { break serving }
+                descriptors[0].fd = -1  // poll leaves it alone; the loop ends once nothing waits
+                continue
             }
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in handle(event) }
             if dispatcher.session.exitRequested { break serving }
@@ -153,6 +162,11 @@ final class ServerLoop {
         if dispatcher.isWaitingForClient && !dispatcher.session.exitRequested {
             store.beginWriteGroup()
             dispatcher.stopWaitingIfDue(force: true, into: &pending)
+        }
+        // A stop signal or `exit`: whatever still waits on a network is answered -32007.
+        if !dispatcher.waits.isIdle {
+            store.beginWriteGroup()
+            dispatcher.abandonWaits(into: &pending)
         }
         finishSession()
         flush()

@@ -7,7 +7,8 @@ import Protocol
 enum MCPTools {
     /// Protocol plumbing that is not a tool.
     static let excluded: Set<String> = [
-        "initialize", "notifications/initialized", "notifications/roots/list_changed", "ping", "shutdown", "exit",
+        "initialize", "notifications/initialized", "notifications/roots/list_changed", "notifications/cancelled",
+        "ping", "shutdown", "exit",
         "rpc.discover", "changes.subscribe", "changes.unsubscribe", "tools/list", "tools/call",
     ]
 

@@ -14,19 +14,26 @@ enum MessageMethods {
             ) { params, _ in
                 try messages.list(params.pageRequest).json { $0.write(message: $1) }
             },
-            RPCMethod.waitingOnExternalWork(
+            RPCMethod.waitingOnNetwork(
                 "messages.loadMore",
-                summary: "The user scrolled to the top: fetches, stores and returns the next older batch from the feed.",
+                summary: "The user scrolled to the top: fetches, stores and returns the next older batch from the feed. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800.",
                 params: [.optional("limit", Schema.integer(minimum: 1, maximum: 500), "How many to ask for (default 20).")],
                 result: Schema.object(
                     [("items", Schema.array(of: Message.schema)), ("endOfHistory", Schema.boolean)],
                     required: ["items", "endOfHistory"])
             ) { params, session in
                 let limit = params.integer("limit").map { Int($0) } ?? 20
-                session.report(0, total: limit, message: "asking the feed")
-                let (items, end) = try messages.loadMore(limit: limit)
-                session.report(limit, total: limit, message: "\(items.count) stored")
-                return ["items": .array(items.map(\.json)), "endOfHistory": .bool(end)]
+                return NetworkSteps(
+                    start: {
+                        session.report(0, total: limit, message: "asking the feed")
+                        return try messages.startLoad(limit: limit)
+                    },
+                    wait: { load, cancellation throws(DomainError) in try load.fetch(cancellation) },
+                    finish: { load, batch in
+                        let (items, end) = try messages.finishLoad(load, batch)
+                        session.report(limit, total: limit, message: "\(items.count) stored")
+                        return ["items": .array(items.map(\.json)), "endOfHistory": .bool(end)]
+                    })
             },
             RPCMethod(
                 "messages.send", summary: "Stores a message from the local user as the newest one.",

@@ -76,8 +76,22 @@ enum ServerMethods {
                 return .object(JSONObject())
             },
             RPCMethod(
+                "notifications/cancelled",
+                summary: "The client no longer wants the answer to a request that waits on a network (MCP's shape; LSP's `$/cancelRequest`): it is answered -32800 at once. Anything else has been answered already and is left alone; a notification.",
+                params: [
+                    .required(
+                        "requestId", Schema.anyOf([Schema.string(), Schema.integer()], expected: "a string or an integer"),
+                        "The id of the request to cancel."),
+                    .optional("reason", Schema.string(), "Why, for the log."),
+                ],
+                result: nil
+            ) { params, session in
+                if let id = params["requestId"].flatMap(RequestID.init) { session.cancelRequested.append(id) }
+                return .null
+            },
+            RPCMethod(
                 "shutdown",
-                summary: "Finishes work; later requests are answered -32007 until `exit` or end of input.",
+                summary: "Finishes work; a request still waiting on a network and later requests are answered -32007 until `exit` or end of input.",
                 result: Schema.null
             ) { _, session in
                 session.isShuttingDown = true

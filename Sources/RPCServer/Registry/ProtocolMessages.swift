@@ -82,5 +82,10 @@ enum ProtocolMessages {
             .russian: "Сервер завершает работу",
             .japanese: "サーバーはシャットダウン中です",
         ],
+        "requestCancelled": [
+            .english: "The request was cancelled",
+            .russian: "Запрос отменён",
+            .japanese: "リクエストはキャンセルされました",
+        ],
     ]
 }

@@ -13,9 +13,11 @@ final class RPCMethod {
     /// The result's JSON Schema; `nil` for a notification, which has no result.
     let result: JSONValue?
     let handler: Handler
-    /// The method waits on something outside the database (the message feed): what the connection has
-    /// written so far is committed first, so no other process waits on this one's write lock meanwhile.
-    var waitsOnExternalWork = false
+    /// Set for a method that waits on a network (the message feed): its steps, made from validated params.
+    /// The dispatcher answers it when the network answers, without holding back later requests; where it
+    /// must wait in line (in a batch), what the connection has written so far is committed first, so no
+    /// other process waits on this one's write lock meanwhile.
+    private(set) var network: ((ParamValues, Session) throws -> NetworkSteps)?
 
     init(
         _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
@@ -28,12 +30,16 @@ final class RPCMethod {
         self.handler = handler
     }
 
-    /// A method that waits on something outside the database (see ``waitsOnExternalWork``).
-    static func waitingOnExternalWork(
-        _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?, handler: @escaping Handler
+    /// A method that waits on a network (see ``network``); called in line (an MCP tool), it runs its steps
+    /// one after the other.
+    static func waitingOnNetwork(
+        _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
+        steps: @escaping (ParamValues, Session) throws -> NetworkSteps
     ) -> RPCMethod {
-        let method = RPCMethod(name, summary: summary, params: params, result: result, handler: handler)
-        method.waitsOnExternalWork = true
+        let method = RPCMethod(name, summary: summary, params: params, result: result) { params, session in
+            try steps(params, session).runInline()
+        }
+        method.network = steps
         return method
     }
 
@@ -105,9 +111,18 @@ final class RPCMethod {
     /// Validates `given` and runs the handler; every failure comes back as the error to answer with
     /// (domain errors translated, anything unexpected logged and reported as an internal error).
     func invoke(_ given: Params, session: Session, logger: Logger) -> Result<JSONValue, ServerError> {
+        outcome(logger: logger) { try handler(try validate(given), session) }
+    }
+
+    /// Validates `given` and makes the network steps of a method that waits on one.
+    func begin(_ given: Params, session: Session, logger: Logger) -> Result<NetworkSteps, ServerError> {
+        outcome(logger: logger) { try network!(try validate(given), session) }
+    }
+
+    /// What `body` gave, or the error to answer with for what it threw.
+    func outcome<T>(logger: Logger, _ body: () throws -> T) -> Result<T, ServerError> {
         do {
-            let values = try validate(given)
-            return .success(try handler(values, session))
+            return .success(try body())
         } catch let error as ServerError {
             return .failure(error)
         } catch let error as DomainError {

@@ -16,6 +16,8 @@ extension ErrorCode {
     static let revisionConflict = ErrorCode(rawValue: -32006)
     /// The server is shutting down.
     static let shuttingDown = ErrorCode(rawValue: -32007)
+    /// The client cancelled the request (`notifications/cancelled`), as LSP's code says.
+    static let requestCancelled = ErrorCode(rawValue: -32800)
 }
 
 /// An error the server answers with: a code, a message key for the session's language, and data.
@@ -77,6 +79,9 @@ struct ServerError: Error {
 
     static let shuttingDown = ServerError(
         code: .shuttingDown, key: "shuttingDown", data: ["reason": "shuttingDown"])
+
+    static let requestCancelled = ServerError(
+        code: .requestCancelled, key: "requestCancelled", data: ["reason": "cancelled"])
 
     static let internalError = ServerError(code: .internalError, key: "internalError")
 }

@@ -20,7 +20,8 @@ METHODS: dict[str, str] = {
     'notifications/initialized': "The client's acknowledgement of `initialize` (MCP); a notification. A client that declared the roots capability is then asked for its roots (`roots/list`).",
     'notifications/roots/list_changed': "MCP: the client's roots changed; the server asks for them again (`roots/list`).",
     'ping': 'Answers an empty object: the server is alive.',
-    'shutdown': 'Finishes work; later requests are answered -32007 until `exit` or end of input.',
+    'notifications/cancelled': "The client no longer wants the answer to a request that waits on a network (MCP's shape; LSP's `$/cancelRequest`): it is answered -32800 at once. Anything else has been answered already and is left alone; a notification.",
+    'shutdown': 'Finishes work; a request still waiting on a network and later requests are answered -32007 until `exit` or end of input.',
     'exit': 'Ends the process (exit code 0) once what came before it is answered.',
     'server.describeError': "The message of an error this server answered with, in the session's language: say an error on screen again after the language changed.",
     'server.info': 'Version, database, schema version, edition and counts.',
@@ -58,7 +59,7 @@ METHODS: dict[str, str] = {
     'diary.delete': 'Deletes a post (its photos too, when nothing else uses them).',
     'diary.list': "Post previews, newest first: date, excerpt, the first two photos' metadata.",
     'messages.list': 'Stored messages, newest first (index 0 is the bottom of the chat).',
-    'messages.loadMore': 'The user scrolled to the top: fetches, stores and returns the next older batch from the feed.',
+    'messages.loadMore': 'The user scrolled to the top: fetches, stores and returns the next older batch from the feed. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800.',
     'messages.send': 'Stores a message from the local user as the newest one.',
     'messages.get': 'One message.',
     'messages.delete': 'Deletes a message.',
@@ -1385,6 +1386,8 @@ class Messages(Namespace):
         timeout: float | None | Unset = UNSET,
     ) -> MessagesLoadMoreResult:
         """The user scrolled to the top: fetches, stores and returns the next older batch from the feed.
+        Answered when the feed answers: later requests are not held back (match the answer by id);
+        `notifications/cancelled` ends the wait with -32800.
 
         Args:
             limit: How many to ask for (default 20).
@@ -1757,6 +1760,57 @@ class Methods:
         Sends `ping`; answers its result or raises its error.
         """
         return self._call('ping', None, progress, timeout)
+
+    @overload
+    def notifications/cancelled(
+        self,
+        *,
+        requestId: str | int,
+        reason: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> None: ...
+
+    @overload
+    def notifications/cancelled(
+        self,
+        *,
+        request_id: str | int,
+        reason: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> None: ...
+
+    def notifications/cancelled(
+        self,
+        *,
+        requestId: str | int | Unset = UNSET,
+        request_id: str | int | Unset = UNSET,
+        reason: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> None:
+        """The client no longer wants the answer to a request that waits on a network (MCP's shape; LSP's
+        `$/cancelRequest`): it is answered -32800 at once. Anything else has been answered already and is
+        left alone; a notification.
+
+        Args:
+            requestId (or request_id): The id of the request to cancel. (a string or an integer)
+            reason: Why, for the log.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `notifications/cancelled`; answers its result or raises its error.
+        """
+        return self._call(
+            'notifications/cancelled',
+            named(
+                requestId=either('requestId', requestId, request_id, True),
+                reason=reason,
+            ),
+            progress,
+            timeout,
+        )
 
     def export(
         self,
@@ -2609,6 +2663,37 @@ if TYPE_CHECKING:
         ) -> Coroutine[Any, Any, PingResult]:
             ...
 
+        @overload
+        def notifications/cancelled(
+            self,
+            *,
+            requestId: str | int,
+            reason: str | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, None]: ...
+
+        @overload
+        def notifications/cancelled(
+            self,
+            *,
+            request_id: str | int,
+            reason: str | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, None]: ...
+
+        def notifications/cancelled(
+            self,
+            *,
+            requestId: str | int | Unset = UNSET,
+            request_id: str | int | Unset = UNSET,
+            reason: str | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, None]:
+            ...
+
         def export(
             self,
             *,
@@ -2658,6 +2743,7 @@ else:
 PATHS: tuple[str, ...] = (
     'initialize',
     'ping',
+    'notifications/cancelled',
     'server.describeError',
     'server.info',
     'notes.create',

@@ -1,0 +1,73 @@
+import Domain
+import Protocol
+
+/// Requests that wait on a network (SPEC §1): answered when the network answers, never holding back the
+/// answers to the requests after them.
+extension RequestDispatcher {
+    /// Puts `request` in line; its answer comes from ``finishWaits(into:)`` (or at once, for bad params).
+    func wait(_ request: Request, _ method: RPCMethod, output: inout JSONWriter) {
+        switch method.begin(request.params, session: session, logger: logger) {
+        case .failure(let error):
+            answer(request.id, .failure(error.response(in: session.language)), into: &output)
+        case .success(let steps):
+            let progress = ProgressReporter.token(in: request.params).flatMap { token in
+                sendNow.map { ProgressReporter(token: token, send: $0) }
+            }
+            waits.enqueue(NetworkWaits.Job(id: request.id, method: method, steps: steps, progress: progress))
+            startWaits(into: &output)
+        }
+    }
+
+    /// Starts the next request in line, if none is in flight: what it reads now, its wait on another thread.
+    func startWaits(into output: inout JSONWriter) {
+        while let job = waits.next() {
+            session.progress = job.progress
+            let started = job.method.outcome(logger: logger, job.steps.start)
+            session.progress = nil
+            switch started {
+            case .success(let started): waits.launch(job, started)
+            case .failure(let error): answer(job.id, .failure(error.response(in: session.language)), into: &output)
+            }
+        }
+    }
+
+    /// Finishes the request whose wait is over (when ``NetworkWaits/wakeDescriptor`` is readable), inside the
+    /// loop's write group, and starts the next.
+    func finishWaits(into output: inout JSONWriter) {
+        guard let (job, result) = waits.takeArrived() else { return }
+        // A cancelled request was answered when it was cancelled; what its wait brought is dropped.
+        if !job.cancellation.isCancelled, let finish = job.finish {
+            session.progress = job.progress
+            let outcome = job.method.outcome(logger: logger) { try finish(try result.get()) }
+            session.progress = nil
+            switch outcome {
+            case .success(let value): answer(job.id, .success(value), into: &output)
+            case .failure(let error): answer(job.id, .failure(error.response(in: session.language)), into: &output)
+            }
+        }
+        startWaits(into: &output)
+    }
+
+    /// Answers -32800 for each request the client cancelled that still waits.
+    func cancelRequested(into output: inout JSONWriter) {
+        let ids = session.cancelRequested
+        session.cancelRequested = []
+        for id in ids {
+            guard let job = waits.cancel(id) else { continue }
+            logger.debug("\(job.method.name) \(id) cancelled by the client")
+            answer(job.id, .failure(ServerError.requestCancelled.response(in: session.language)), into: &output)
+        }
+    }
+
+    /// The server is going away: every request still waiting is answered -32007.
+    func abandonWaits(into output: inout JSONWriter) {
+        for job in waits.cancelAll() {
+            answer(job.id, .failure(ServerError.shuttingDown.response(in: session.language)), into: &output)
+        }
+    }
+
+    private func answer(_ id: RequestID?, _ outcome: Answer.Outcome, into output: inout JSONWriter) {
+        guard let id else { return }
+        writeLine(into: &output, answering: .one(id)) { $0.write(answer: Answer(id: id, outcome: outcome)) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Protocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SPEC §1: a request that waits on a network (`messages.loadMore`) never holds back the answers after it;
+/// it is answered when the feed answers, cancelled by `notifications/cancelled`, and answered -32007 when
+/// the server stops first. Against a real HTTP feed that takes its time (Support/feed_server.py).
+@Suite struct NetworkWaitTests {
+    typealias FeedServer = MessagesFeedTests.FeedServer
+
+    static func lines(_ server: SatchelProcess, _ lines: String...) {
+        server.send(Array(lines.map { $0 + "\n" }.joined().utf8))
+    }
+
+    static let cancel7 = #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"left the chat"}}"#
+
+    @Test func laterRequestsAreAnsweredWhileALoadWaitsOnTheFeed() throws {
+        let feed = try FeedServer(["10", "--delay", "3"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        let started = Date()
+        Self.lines(
+            server, request(1, "messages.loadMore", ["limit": 3]), request(2, "notes.create", ["title": "meanwhile"]),
+            request(3, "notes.list"))
+        let write = server.readMessage(timeout: 2.5)
+        let list = server.readMessage(timeout: 2.5)
+        #expect(Date().timeIntervalSince(started) < 2.5, "answered before the feed")
+        #expect(write?["id"] == 2 && write?["result"]?["title"] == "meanwhile")
+        #expect(list?["id"] == 3 && list?["result"]?["items"]?.arrayValue?.count == 1, "others keep their order")
+        let load = server.readMessage(timeout: 10)
+        #expect(load?["id"] == 1)
+        #expect(MessagesFeedTests.texts(load) == ["message 0", "message 1", "message 2"])
+        #expect(Date().timeIntervalSince(started) >= 3)
+    }
+
+    @Test func aSecondLoadStartsWhereTheFirstEnded() throws {
+        let feed = try FeedServer(["10", "--delay", "0.5"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        Self.lines(
+            server, request(1, "messages.loadMore", ["limit": 3]), request(2, "messages.loadMore", ["limit": 3]),
+            request(3, "ping"))
+        #expect(server.readMessage()?["id"] == 3)
+        let first = server.readMessage()
+        let second = server.readMessage()
+        #expect(first?["id"] == 1 && MessagesFeedTests.texts(first) == ["message 0", "message 1", "message 2"])
+        #expect(second?["id"] == 2 && MessagesFeedTests.texts(second) == ["message 3", "message 4", "message 5"])
+        #expect(feed.requests().map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["0 3", "3 3"])
+    }
+
+    @Test func aCancelledLoadIsAnsweredAtOnceAndStoresNothing() throws {
+        let feed = try FeedServer(["10", "--delay", "3"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        let started = Date()
+        Self.lines(server, request(7, "messages.loadMore", ["limit": 3]), Self.cancel7, request(8, "ping"))
+        let cancelled = server.readMessage(timeout: 2.5)
+        #expect(cancelled?["id"] == 7)
+        #expect(cancelled?["error"]?["code"] == -32800)
+        #expect(cancelled?["error"]?["data"]?["reason"] == "cancelled")
+        #expect(cancelled?["error"]?["message"] == "The request was cancelled")
+        #expect(server.readMessage(timeout: 2.5)?["id"] == 8)
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        // Cancelling what has no wait (answered, or never sent) changes nothing and answers nothing.
+        Self.lines(server, Self.cancel7, request(9, "ping"))
+        #expect(server.readMessage()?["id"] == 9)
+        // Nothing of the cancelled load was stored: the next one starts at the feed's beginning.
+        let next = server.call(request(10, "messages.loadMore", ["limit": 3]))
+        #expect(MessagesFeedTests.texts(next) == ["message 0", "message 1", "message 2"])
+        #expect(server.call(request(11, "messages.list"))?["result"]?["items"]?.arrayValue?.count == 3)
+    }
+
+    @Test func aLoadStillInLineIsCancelledBeforeItAsks() throws {
+        let feed = try FeedServer(["10", "--delay", "1"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        Self.lines(
+            server, request(6, "messages.loadMore", ["limit": 2]), request(7, "messages.loadMore", ["limit": 2]),
+            Self.cancel7)
+        #expect(server.readMessage()?["error"]?["code"] == -32800)
+        #expect(MessagesFeedTests.texts(server.readMessage()) == ["message 0", "message 1"])
+        server.closeInput()
+        #expect(server.waitForExit() == 0)
+        #expect(feed.requests().count == 1, "the cancelled one never asked")
+    }
+
+    @Test func shutdownAnswersAWaitingLoadWithShuttingDown() throws {
+        let feed = try FeedServer(["10", "--delay", "3"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        let started = Date()
+        Self.lines(server, request(1, "messages.loadMore", ["limit": 3]), request(2, "shutdown"))
+        let answers = [server.readMessage(timeout: 2.5), server.readMessage(timeout: 2.5)]
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        let load = answers.first { $0?["id"] == 1 }
+        #expect(load??["error"]?["code"] == -32007)
+        #expect(answers.contains { $0?["id"] == 2 && $0?["result"] == .null })
+        // A load asked for after shutdown is refused at once, too.
+        #expect(server.call(request(3, "messages.loadMore"))?["error"]?["code"] == -32007)
+    }
+
+    @Test func aStopSignalAnswersAWaitingLoadBeforeTheProcessEnds() throws {
+        let feed = try FeedServer(["10", "--delay", "3"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        #expect(server.call(request(1, "ping"))?["result"] == [:])
+        server.send(line: request(2, "messages.loadMore", ["limit": 3]))
+        usleep(200_000)
+        kill(server.pid, SIGTERM)
+        let answer = server.readMessage(timeout: 2.5)
+        #expect(answer?["id"] == 2 && answer?["error"]?["code"] == -32007)
+        #expect(server.waitForExit(timeout: 2.5) == 0)
+    }
+
+    @Test func endOfInputWaitsForTheLoadToBeAnswered() throws {
+        let feed = try FeedServer(["10", "--delay", "1"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        server.send(line: request(1, "messages.loadMore", ["limit": 2]))
+        server.closeInput()
+        let answer = server.readMessage(timeout: 10)
+        #expect(MessagesFeedTests.texts(answer) == ["message 0", "message 1"])
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func inABatchTheLoadIsAnsweredWithTheRestAsOneLine() throws {
+        let feed = try FeedServer(["10", "--delay", "0.5"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        let batch = "[" + request(1, "messages.loadMore", ["limit": 2]) + "," + request(2, "ping") + "]"
+        let answer = server.call(batch)?.arrayValue ?? []
+        #expect(answer.map { $0["id"] } == [1, 2])
+        #expect(MessagesFeedTests.texts(answer.first) == ["message 0", "message 1"])
+    }
+
+    @Test func aKillDuringTheWaitLosesNothingAnswered() throws {
+        let feed = try FeedServer(["10", "--delay", "3"])
+        let path = NSTemporaryDirectory() + "satchel-netwait-\(UUID().uuidString)/w.sqlite"
+        let server = try SatchelProcess(["--db", path, "--messages-feed", feed.url])
+        Self.lines(server, request(1, "messages.loadMore", ["limit": 3]), request(2, "notes.create", ["title": "kept"]))
+        #expect(server.readMessage(timeout: 2.5)?["id"] == 2)
+        kill(server.pid, SIGKILL)
+        _ = server.waitForExit()
+        let reopened = try SatchelProcess(["--db", path])
+        let titles = reopened.call(request(1, "notes.list"))?["result"]?["items"]?.arrayValue?.map { $0["title"] }
+        #expect(titles == ["kept"])
+        #expect(reopened.call(request(2, "messages.list"))?["result"]?["items"] == [])
+    }
+}
