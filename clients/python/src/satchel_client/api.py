@@ -1761,57 +1761,6 @@ class Methods:
         """
         return self._call('ping', None, progress, timeout)
 
-    @overload
-    def notifications/cancelled(
-        self,
-        *,
-        requestId: str | int,
-        reason: str | Unset = UNSET,
-        progress: OnProgress | None = None,
-        timeout: float | None | Unset = UNSET,
-    ) -> None: ...
-
-    @overload
-    def notifications/cancelled(
-        self,
-        *,
-        request_id: str | int,
-        reason: str | Unset = UNSET,
-        progress: OnProgress | None = None,
-        timeout: float | None | Unset = UNSET,
-    ) -> None: ...
-
-    def notifications/cancelled(
-        self,
-        *,
-        requestId: str | int | Unset = UNSET,
-        request_id: str | int | Unset = UNSET,
-        reason: str | Unset = UNSET,
-        progress: OnProgress | None = None,
-        timeout: float | None | Unset = UNSET,
-    ) -> None:
-        """The client no longer wants the answer to a request that waits on a network (MCP's shape; LSP's
-        `$/cancelRequest`): it is answered -32800 at once. Anything else has been answered already and is
-        left alone; a notification.
-
-        Args:
-            requestId (or request_id): The id of the request to cancel. (a string or an integer)
-            reason: Why, for the log.
-            progress: called with each `Progress` the server reports while it works on this call.
-            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
-
-        Sends `notifications/cancelled`; answers its result or raises its error.
-        """
-        return self._call(
-            'notifications/cancelled',
-            named(
-                requestId=either('requestId', requestId, request_id, True),
-                reason=reason,
-            ),
-            progress,
-            timeout,
-        )
-
     def export(
         self,
         *,
@@ -2663,37 +2612,6 @@ if TYPE_CHECKING:
         ) -> Coroutine[Any, Any, PingResult]:
             ...
 
-        @overload
-        def notifications/cancelled(
-            self,
-            *,
-            requestId: str | int,
-            reason: str | Unset = UNSET,
-            progress: OnProgress | None = None,
-            timeout: float | None | Unset = UNSET,
-        ) -> Coroutine[Any, Any, None]: ...
-
-        @overload
-        def notifications/cancelled(
-            self,
-            *,
-            request_id: str | int,
-            reason: str | Unset = UNSET,
-            progress: OnProgress | None = None,
-            timeout: float | None | Unset = UNSET,
-        ) -> Coroutine[Any, Any, None]: ...
-
-        def notifications/cancelled(
-            self,
-            *,
-            requestId: str | int | Unset = UNSET,
-            request_id: str | int | Unset = UNSET,
-            reason: str | Unset = UNSET,
-            progress: OnProgress | None = None,
-            timeout: float | None | Unset = UNSET,
-        ) -> Coroutine[Any, Any, None]:
-            ...
-
         def export(
             self,
             *,
@@ -2743,7 +2661,6 @@ else:
 PATHS: tuple[str, ...] = (
     'initialize',
     'ping',
-    'notifications/cancelled',
     'server.describeError',
     'server.info',
     'notes.create',
