@@ -153,3 +153,28 @@ def test_photos_sent_to_a_satchel_that_restarted_are_sent_again_by_the_next_save
         (post,) = s.diary.list()["items"]
         assert [image["sha256"] for image in s.diary.get(id=post["id"])["images"]] == [digest]
     assert page.console_errors() == []
+
+
+def test_a_heic_photo_shows_in_the_list_and_in_the_post(bridge, page):
+    import pathlib
+
+    heic = pathlib.Path(__file__).resolve().parents[3] / "Tests/DomainTests/Fixtures/sample.heic"
+    page.open("moments")
+    page.click("section[data-app='moments'] button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("From a phone")
+    page.find("dialog input[type='file']").send_keys(str(heic))
+    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo")) == 1)
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog", timeout=20)
+    card = page.wait_for(".moment-card")
+    page.wait_until(lambda: page.driver.execute_script(
+        "const img = arguments[0].querySelector('img.moment-thumb'); return img.complete && img.naturalWidth > 0",
+        card), message="the HEIC's thumbnail is drawn")
+    card.click()
+    photo = page.wait_for(".moment-photo")
+    page.wait_until(lambda: page.driver.execute_script(
+        "return arguments[0].complete && arguments[0].naturalWidth > 0", photo), message="its display size is drawn")
+    with Satchel(db=bridge.db) as s:
+        (post,) = s.diary.list()["items"]
+        assert s.diary.get(id=post["id"])["images"][0]["mimeType"] == "image/heic"
+    page.screenshot("moments-heic")
