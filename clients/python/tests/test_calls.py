@@ -120,7 +120,7 @@ def test_every_error_code_has_its_class():
         -32700: "ParseError", -32600: "InvalidRequest", -32601: "MethodNotFound", -32602: "InvalidParams",
         -32603: "InternalError", -32001: "NotFound", -32002: "ValidationFailed", -32003: "FreeLimitReached",
         -32004: "UpstreamUnavailable", -32005: "StorageFailure", -32006: "RevisionConflict",
-        -32007: "ShuttingDown",
+        -32007: "ShuttingDown", -32800: "RequestCancelled",
     }
     assert {code: cls.__name__ for code, cls in ERRORS_BY_CODE.items()} == expected
     for code, name in expected.items():

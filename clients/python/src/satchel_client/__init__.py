@@ -19,6 +19,7 @@ from .errors import (
     MethodNotFound,
     NotFound,
     ParseError,
+    RequestCancelled,
     RevisionConflict,
     SatchelError,
     ServerExited,
@@ -32,7 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncSatchel", "AsyncSatchelFactory", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
-    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RevisionConflict", "Satchel",
+    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RequestCancelled", "RevisionConflict", "Satchel",
     "SatchelError", "SatchelFactory", "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable",
     "ValidationFailed", "find_binary",
 ]

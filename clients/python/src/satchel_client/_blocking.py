@@ -19,7 +19,7 @@ from ._inbox import Inbox
 from ._launch import log_server_line
 from ._outbox import Outbox
 from ._waiters import Reporting, Waiter
-from ._protocol import Change, Incoming, Params, encode, merge_params, outgoing
+from ._protocol import ANSWERED_WHEN_READY, Change, Incoming, Params, cancellation, encode, merge_params, outgoing
 from ._protocol import refused_as_a_whole, request
 from .errors import SatchelError, ServerExited
 
@@ -157,7 +157,7 @@ class Wire(Connection):
                     assert token is not None  # given for every call with progress
                     waiter = reporting = Reporting(callback)
                     self._progress[token] = reporting.report
-                ledger.sent({id: waiter})
+                ledger.sent({id: waiter}, method in ANSWERED_WHEN_READY)
                 if inbox.watching is reading:
                     inbox.watch(not reading)
                 self._outbox.write(line)
@@ -166,7 +166,12 @@ class Wire(Connection):
                 self._release()
             raise
         try:
-            self._wait({id: waiter}, timeout, method, reading)
+            try:
+                self._wait({id: waiter}, timeout, method, reading)
+            except BaseException as error:  # a timeout, Ctrl-C: the server need not wait on its network for us
+                if method in ANSWERED_WHEN_READY and not waiter.done:
+                    self._cancel(id, "timeout" if isinstance(error, TimeoutError) else "interrupted")
+                raise
             result = waiter.value
             if isinstance(result, SatchelError):
                 raise result
@@ -182,6 +187,14 @@ class Wire(Connection):
                 with self._lock:
                     self._inbox.watch(True)
         return result
+
+    def _cancel(self, id: int, reason: str) -> None:
+        """Tells the server nobody waits for request ``id`` any more (its late answer is dropped)."""
+        with self._lock:
+            self._ledger.abandon(id)
+            if not self._gone:
+                self._ledger.sent_notification()
+                self._outbox.write(cancellation(id, reason))
 
     def _release(self) -> None:
         """Gives up the pipe this thread claimed; the reader thread watches it from now on only if something

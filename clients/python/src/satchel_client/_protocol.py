@@ -109,6 +109,17 @@ def with_progress_token(params: Any, token: str) -> dict[str, Any]:
     return {**params, "_meta": {**meta, "progressToken": token}}
 
 
+#: Methods the server answers when a network answers, after the answers to requests sent later (matched by
+#: id). A call of one that the caller gives up on (a timeout, a cancelled task, Ctrl-C) is cancelled on the
+#: server with ``notifications/cancelled``.
+ANSWERED_WHEN_READY = frozenset({"messages.loadMore", "sync.now"})
+
+
+def cancellation(id: int, reason: str) -> bytes:
+    """The line that tells the server its caller no longer waits for request ``id``."""
+    return encode(request("notifications/cancelled", {"requestId": id, "reason": reason}, None))
+
+
 def outgoing(method: str, params: Any, id: int, progress: Any, coroutines: bool) -> tuple[bytes, str | None, Any]:
     """The line of one request and, when ``progress`` is given, its token and the checked callback (``TypeError``
     before anything is sent when either is unfit)."""
@@ -226,7 +237,9 @@ class Ledger:
     """The lines sent and not yet answered, oldest first, and who waits for each answer.
 
     The server answers in request order, so an answer with ``id: null`` (a line it could not read, such
-    as one over its size limit) belongs to the oldest line still unanswered. A notification's line is kept
+    as one over its size limit) belongs to the oldest line still unanswered — leaving out the requests it
+    answers when a network answers (``ANSWERED_WHEN_READY``: sent ``unordered``), which are kept apart and
+    matched by id alone. A notification's line is kept
     too, until a later answer shows it was read (a notification is answered only when it was unreadable).
     A waiter that gave up (a timeout) is forgotten, but its id stays on the books until its late answer
     arrives and is dropped. A line of one request is numbered by its id and holds that id; a batch's line
@@ -238,13 +251,20 @@ class Ledger:
         self._lines: dict[int, Any] = {}  # line -> its request's id, its batch's ids not answered yet, or _NOTIFICATION
         self._line_of: dict[int, int] = {}  # id -> line, for the requests of a batch
         self._waiters: dict[int, Any] = {}
+        self._unordered: set[int] = set()  # ids of requests answered whenever their network answers
 
     def next_id(self) -> int:
         self._last += 1
         return self._last
 
-    def sent(self, waiters: Mapping[int, Any]) -> None:
-        """Records one line carrying the requests ``waiters`` names (id -> waiter)."""
+    def sent(self, waiters: Mapping[int, Any], unordered: bool = False) -> None:
+        """Records one line carrying the requests ``waiters`` names (id -> waiter); ``unordered``: a single
+        request the server may answer after later ones."""
+        if unordered:
+            for id, waiter in waiters.items():
+                self._unordered.add(id)
+                self._waiters[id] = waiter
+            return
         if len(waiters) == 1:
             for id, waiter in waiters.items():
                 self._lines[id] = id
@@ -263,6 +283,10 @@ class Ledger:
     def answered(self, id: Any, answer: Mapping[str, Any]) -> list[tuple[Any, Any]]:
         """The waiters (with their outcome) that ``answer`` resolves: none when nobody waits any more."""
         lines = self._lines
+        if id in self._unordered:
+            self._unordered.discard(id)
+            waiter = self._waiters.pop(id, None)
+            return [] if waiter is None else [(waiter, outcome(answer))]
         if type(id) is int:
             line = self._line_of.get(id, id)
             waiting = lines.get(line)
@@ -320,6 +344,7 @@ class Ledger:
         self._waiters.clear()
         self._lines.clear()
         self._line_of.clear()
+        self._unordered.clear()
         return waiters
 
 

@@ -22,7 +22,7 @@ from ._launch import log_server_line
 from ._namespace import UNSET, MisspeltNames, Unset, named
 from ._pipes import Pipes
 from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
-from ._protocol import refused_as_a_whole, request
+from ._protocol import ANSWERED_WHEN_READY, cancellation, refused_as_a_whole, request
 from .api import AsyncChanges, AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited
 
@@ -255,13 +255,14 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         loop = self._loop
         assert loop is not None
         answer = loop.create_future()
+        unordered = method in ANSWERED_WHEN_READY
         if progress is None:
             futures = {id: answer}
-            key = self._exchange(futures, encode(request(method, params, id)), timeout)
+            key = self._exchange(futures, encode(request(method, params, id)), timeout, unordered)
             try:
                 value = await answer
             finally:
-                self._forget(key, futures)
+                self._forget(key, futures, unordered)
             if value is _EXPIRED or value is _GONE:
                 self._check_outcomes([value], timeout, method)
         else:
@@ -277,12 +278,12 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
 
             self._progress[token] = deliver
             futures = {id: answer}
-            key = self._exchange(futures, line, timeout)
+            key = self._exchange(futures, line, timeout, unordered)
             try:
                 await reports.hand_over()
                 value = await answer
             finally:
-                self._forget(key, futures)
+                self._forget(key, futures, unordered)
                 del self._progress[token]
             self._check_outcomes([value], timeout, method)
         if isinstance(value, SatchelError):
@@ -320,22 +321,31 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
             return
         self._stdin.write(data)
 
-    def _exchange(self, futures: dict[int, asyncio.Future[Any]], line: bytes, timeout: float | None) -> int:
+    def _exchange(
+        self, futures: dict[int, asyncio.Future[Any]], line: bytes, timeout: float | None, unordered: bool = False
+    ) -> int:
         """Sends one line of requests, whose answers ``futures`` await, and keeps its deadline; the line's key
-        for ``_forget``, which the caller calls once it has awaited them (or given up)."""
-        self._ledger.sent(futures)
+        for ``_forget``, which the caller calls once it has awaited them (or given up). ``unordered``: one
+        request the server answers when its network answers."""
+        self._ledger.sent(futures, unordered)
         key = min(futures)
         if timeout is not None:
             self._watch(key, timeout, futures)
         self._send(line)
         return key
 
-    def _forget(self, key: int, futures: dict[int, asyncio.Future[Any]]) -> None:
-        """The line's deadline, and its calls that are not answered (a late answer is dropped)."""
+    def _forget(self, key: int, futures: dict[int, asyncio.Future[Any]], unordered: bool = False) -> None:
+        """The line's deadline, and its calls that are not answered (a late answer is dropped); one that waits
+        on the server's network (``unordered``) is cancelled there, so it waits no more."""
         self._deadlines.pop(key, None)
         for id, future in futures.items():
+            given_up = not future.done() or future.cancelled() or (
+                future.exception() is None and future.result() is _EXPIRED)
             if not future.done() or future.cancelled():
                 self._ledger.abandon(id)
+            if unordered and given_up and not self._gone:
+                self._ledger.sent_notification()
+                self._send(cancellation(id, "timeout" if future.done() and not future.cancelled() else "cancelled"))
 
     def _check_outcomes(self, values: list[Any], timeout: float | None, what: str) -> None:
         """``TimeoutError`` past the deadline, ``ServerExited`` when the server has gone."""

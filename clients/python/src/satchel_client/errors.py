@@ -80,12 +80,18 @@ class ShuttingDown(SatchelError):
     code = -32007
 
 
+class RequestCancelled(SatchelError):
+    """A call that waited on the server's network was cancelled (``notifications/cancelled``)."""
+
+    code = -32800
+
+
 ERRORS_BY_CODE: dict[int, type[SatchelError]] = {
     cls.code: cls
     for cls in (
         ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, NotFound,
         ValidationFailed, FreeLimitReached, UpstreamUnavailable, StorageFailure, RevisionConflict,
-        ShuttingDown,
+        ShuttingDown, RequestCancelled,
     )
 }
 
