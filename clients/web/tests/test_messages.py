@@ -8,6 +8,7 @@ import http.server
 import json
 import re
 import threading
+import time
 import urllib.parse
 
 import pytest
@@ -274,3 +275,29 @@ def test_english_times_have_no_leading_zero_and_other_languages_their_own_form(b
     assert all(re.fullmatch(r"[1-9]\d?:\d\d\s[AP]M", text) for text in times), times
     Select(page.find("#language")).select_by_value("ru")
     page.wait_until(lambda: all(re.fullmatch(r"\d{1,2}:\d\d", text) for text in page.texts(f"{APP} .chat-time")))
+
+
+def test_a_load_waiting_on_the_feed_holds_back_no_save_and_leaving_messages_cancels_it(page, feed):
+    # The chat's first batch waits on a feed that does not answer yet.
+    feed.hold.set()
+    page.open("messages")
+    page.wait_until(lambda: len(feed.asked) == 1, message="the feed is asked")
+    # Meanwhile a note saved in ENotes is answered and shown at once.
+    page.tab("notes")
+    page.click("section[data-app='notes'] button[aria-label='New note']")
+    page.wait_for("dialog .note-editor")
+    started = time.monotonic()
+    page.driver.switch_to.active_element.send_keys("Saved while the chat loads", Keys.ENTER)
+    page.wait_gone("dialog", timeout=5)
+    page.wait_until(lambda: "Saved while the chat loads" in page.texts("section[data-app='notes'] li.note"), timeout=5)
+    assert time.monotonic() - started < 3, "the save waited for the feed"
+    # Leaving Messages cancelled the load: when the feed answers, nothing of it is stored.
+    feed.hold.clear()
+    feed.release.set()
+    time.sleep(1.0)
+    assert stored(page.bridge) == []
+    # Back in Messages the chat loads again, and shows.
+    page.tab("messages")
+    page.wait_until(lambda: len(texts(page)) == 20)
+    assert len(stored(page.bridge)) == 20
+    assert page.console_errors() == []

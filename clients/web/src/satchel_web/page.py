@@ -67,6 +67,7 @@ class PageSession:
         self._backlog = 0  # changes in the outbox
         self._held: dict[str, dict[str, Any]] = {}  # past BACKLOG: domain -> its newest change, to send once caught up
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._relaying: dict[str | int, asyncio.Task[Any]] = {}  # the page's request id -> the task relaying it
         self._feed: asyncio.Task[None] | None = None
         self._failures = 0  # satchels in a row that did not start or died young
         self._up_since = 0.0
@@ -217,13 +218,32 @@ class PageSession:
             self._spawn(self._batch(message))
             return
         call = read_call(message)
-        if isinstance(call, Call):
-            self._spawn(self._relay(call))
+        if isinstance(call, Call) and call.method == "notifications/cancelled" and not call.has_id:
+            self._cancel(call.params)
+        elif isinstance(call, Call):
+            task = self._spawn(self._relay(call))
+            if call.has_id and isinstance(call.id, (str, int)):
+                key = call.id
+                self._relaying[key] = task
+                task.add_done_callback(lambda done: self._relaying.pop(key) if self._relaying.get(key) is done else None)
         elif call is not None:
             self._emit(call)
 
+    def _cancel(self, params: JSON) -> None:
+        """The page's ``notifications/cancelled``: the call it names is cancelled here, and so (by satchel-client,
+        whose ids the satchel knows) on the satchel; the page gets ``-32800`` for it."""
+        requested = params.get("requestId") if isinstance(params, dict) else None
+        task = self._relaying.get(requested) if isinstance(requested, (str, int)) else None
+        if task is not None:
+            task.cancel()
+
     async def _relay(self, call: Call) -> None:
-        answer = await self._answer(call)
+        try:
+            answer = await self._answer(call)
+        except asyncio.CancelledError:
+            if self._closed:
+                raise
+            answer = error(call.id, -32800, "The request was cancelled", {"reason": "cancelled"})
         if answer is not None:
             self._emit(answer)
 

@@ -33,6 +33,7 @@ const context = {
 };
 
 function select(app, { focus = false } = {}) {
+  if (currentApp !== app) screens[currentApp]?.hide?.(); // what it was waiting for, it no longer needs
   currentApp = app;
   for (const tab of tabElements()) {
     const selected = tab.dataset.app === app;

@@ -158,6 +158,9 @@ export function mount(section, { rpc }) {
     if (on) empty.hidden = true;
   }
 
+  /** @type {AbortController | null} the feed load in flight, if any */
+  let loadAbort = null;
+
   /** The next older batch: stored messages first, then the feed's (`messages.loadMore`). */
   async function loadEarlier() {
     if (loading) return;
@@ -170,7 +173,9 @@ export function mount(section, { rpc }) {
       if (nextCursor) {
         await reload(messages.length + PAGE);
       } else {
-        const { items, endOfHistory } = await rpc.call('messages.loadMore', { limit: BATCH });
+        // Leaving Messages aborts the load: the server stops waiting on the feed for a page not looking.
+        loadAbort = new AbortController();
+        const { items, endOfHistory } = await rpc.call('messages.loadMore', { limit: BATCH }, { signal: loadAbort.signal });
         ended = endOfHistory;
         if (items.length) await reload(messages.length + items.length);
         if (endOfHistory) {
@@ -179,8 +184,9 @@ export function mount(section, { rpc }) {
         }
       }
     } catch (failure) {
-      showError(loadError, failure);
+      if (!loadAbort?.signal.aborted) showError(loadError, failure);
     } finally {
+      loadAbort = null;
       setLoading(false);
       empty.hidden = messages.length > 0;
     }
@@ -298,8 +304,14 @@ export function mount(section, { rpc }) {
   return {
     show() {
       fit();
-      if (!started) start();
-      else refreshSoon();
+      if (!started) return start();
+      refreshSoon();
+      // A load cut short by leaving (below) comes again when the top of the chat is still in view.
+      if (!ended && !loading && log.scrollHeight <= log.clientHeight) loadEarlier();
+      return undefined;
+    },
+    hide() {
+      loadAbort?.abort();
     },
     refresh: refreshSoon,
     changed(event) {

@@ -43,9 +43,8 @@ export class Rpc {
       }
       this.pending.clear();
       this.progress.clear();
-      this.queue = [];
-    /** @type {string | null} names this page to the bridge's `POST /uploads` (from its `ready` status) */
-    this.page = null; // rejected above: a call the page was told failed must not run later
+      this.queue = []; // rejected above: a call the page was told failed must not run later
+      this.page = null;
       this.ready = false;
       if (!this.expired) this.emitStatus({ state: 'disconnected' });
       setTimeout(() => this.open(), this.retry);
@@ -95,16 +94,19 @@ export class Rpc {
   /**
    * Sends `method` with `params`; resolves to its result or rejects with an `RpcError`. With `onProgress`,
    * the request carries `_meta.progressToken` and `onProgress({progress, total, message})` is called with
-   * each progress notification the server sends for it, until the answer.
+   * each progress notification the server sends for it, until the answer. Answers are matched by id: a
+   * call that waits on the server's network (`messages.loadMore`) is answered after later ones. With
+   * `signal`, aborting it rejects the call with the signal's reason (an `AbortError`) and tells the server
+   * to stop waiting for it (`notifications/cancelled`).
    */
   /**
    * @param {string} method
    * @param {object} [params]
-   * @param {{onProgress?: (progress: any) => void}} [options]
+   * @param {{onProgress?: (progress: any) => void, signal?: AbortSignal}} [options]
    * @returns {Promise<any>}
    */
   call(method, params, options = {}) {
-    const { onProgress } = options;
+    const { onProgress, signal } = options;
     const id = this.nextId++;
     const token = onProgress ? `progress-${id}` : null;
     if (token) {
@@ -114,9 +116,21 @@ export class Rpc {
     const line = JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, token });
-      if (this.ready && this.socket.readyState === WebSocket.OPEN) this.socket.send(line);
-      else this.queue.push(line);
+      this.send(line);
+      signal?.addEventListener('abort', () => {
+        if (!this.pending.has(id)) return; // answered already
+        this.pending.delete(id);
+        this.progress.delete(token);
+        this.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'aborted' } }));
+        reject(signal.reason);
+      }, { once: true });
     });
+  }
+
+  /** Writes one line now, or once the connection is ready. */
+  send(line) {
+    if (this.ready && this.socket.readyState === WebSocket.OPEN) this.socket.send(line);
+    else this.queue.push(line);
   }
 
   onChange(listener) { this.changeListeners.add(listener); }

@@ -24,6 +24,7 @@
  * What a screen's `mount` gives back: the page calls each when it applies.
  * @typedef {object} Screen
  * @property {() => unknown} [show] The screen's tab was selected.
+ * @property {() => void} [hide] Another tab was selected: stop waiting for what only this one shows.
  * @property {() => unknown} [refresh] The connection is back: read again what is shown.
  * @property {() => void} [translate] The page's language changed.
  * @property {(event: ChangeEvent) => void} [changed] Something changed, here or in another process.
