@@ -5,17 +5,21 @@ import Protocol
 /// answers to the requests after them.
 extension RequestDispatcher {
     /// Puts `request` in line; its answer comes from ``finishWaits(into:)`` (or at once, for bad params).
-    func wait(_ request: Request, _ method: RPCMethod, output: inout JSONWriter) {
+    /// Returns false when this call waits on nothing after all (it is then run as any other).
+    func wait(_ request: Request, _ method: RPCMethod, output: inout JSONWriter) -> Bool {
         switch method.begin(request.params, session: session, logger: logger) {
         case .failure(let error):
             answer(request.id, .failure(error.response(in: session.language)), into: &output)
-        case .success(let steps):
+        case .success(nil):
+            return false
+        case .success(let steps?):
             let progress = ProgressReporter.token(in: request.params).flatMap { token in
                 sendNow.map { ProgressReporter(token: token, send: $0) }
             }
             waits.enqueue(NetworkWaits.Job(id: request.id, method: method, steps: steps, progress: progress))
             startWaits(into: &output)
         }
+        return true
     }
 
     /// Starts the next request in line, if none is in flight: what it reads now, its wait on another thread.

@@ -220,10 +220,10 @@ final class RequestDispatcher {
             let method = registry[request.method]
             if let method, method.network != nil {
                 if !inBatch && !session.isShuttingDown {
-                    wait(request, method, output: &output)
-                    return nil
+                    if wait(request, method, output: &output) { return nil }
+                } else if let error = commitBeforeExternalWork?(&output) {
+                    commitFailed(error)
                 }
-                if let error = commitBeforeExternalWork?(&output) { commitFailed(error) }
             }
             let outcome = run(request, method)
             if !session.cancelRequested.isEmpty { cancelRequested(into: &output) }

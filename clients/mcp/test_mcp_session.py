@@ -23,14 +23,15 @@ def field(model, name):
     return getattr(model, first + "".join(word.capitalize() for word in rest))
 
 
-def run(scenario, roots=None):
-    """Runs `scenario(session, init)` against a new satchel. With `roots` (a list of folders, which the
-    scenario may change), the client declares MCP's roots capability and answers `roots/list` with them."""
+def run(scenario, roots=None, args=()):
+    """Runs `scenario(session, init)` against a new satchel (started with `args` too). With `roots` (a list
+    of folders, which the scenario may change), the client declares MCP's roots capability and answers
+    `roots/list` with them."""
     async def list_roots(context):
         return types.ListRootsResult(roots=[types.Root(uri=folder.as_uri(), name=folder.name) for folder in roots])
 
     async def main():
-        params = StdioServerParameters(command=BINARY, args=["--memory"])
+        params = StdioServerParameters(command=BINARY, args=["--memory", *args])
         async with stdio_client(params) as (read, write):
             callback = list_roots if roots is not None else None
             async with ClientSession(read, write, list_roots_callback=callback) as session:
@@ -313,3 +314,41 @@ def test_structured_results_match_their_output_schemas():
             assert not field(result, "is_error"), (name, result)
 
     run(scenario)
+
+
+def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
+    import http.server
+    import json
+    import threading
+    import time
+
+    class SlowFeed(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            time.sleep(2)
+            body = json.dumps({"result": ["one", "two"]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    feed = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowFeed)
+    threading.Thread(target=feed.serve_forever, daemon=True).start()
+
+    async def scenario(session, _):
+        load = asyncio.ensure_future(session.call_tool("messages_loadMore", {"limit": 2}))
+        await asyncio.sleep(0.3)
+        created = await asyncio.wait_for(session.call_tool("notes_create", {"title": "meanwhile"}), 1.5)
+        assert field(created, "structured_content")["title"] == "meanwhile"
+        assert not load.done()  # the load still waits on the feed
+        loaded = await load
+        assert not field(loaded, "is_error")
+        assert [m["text"] for m in field(loaded, "structured_content")["items"]] == ["one", "two"]
+
+    try:
+        run(scenario, args=["--messages-feed", f"http://127.0.0.1:{feed.server_address[1]}/feed"])
+    finally:
+        feed.shutdown()

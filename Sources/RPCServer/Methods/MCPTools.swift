@@ -83,23 +83,43 @@ enum MCPTools {
                 }
                 let arguments = params.object("arguments") ?? JSONObject()
                 // A tool reaches files only inside the client's roots.
-                switch session.runningTool({ method.invoke(.byName(arguments), session: session, logger: logger) }) {
-                case .success(let value):
-                    let expanded = value.expanded
-                    let structured: JSONValue = returnsObject(method) ? expanded : ["result": expanded]
-                    return [
-                        "content": [["type": "text", "text": .string(JSONWriter.string(expanded))]],
-                        "structuredContent": structured, "isError": false,
-                    ]
-                case .failure(let error):
-                    let response = error.response(in: session.language)
-                    return [
-                        "content": [["type": "text", "text": .string(response.message)]],
-                        "structuredContent": ["error": response.json], "isError": true,
-                    ]
-                }
+                return toolResult(
+                    method, session.runningTool({ method.invoke(.byName(arguments), session: session, logger: logger) }),
+                    session: session)
             },
         ])
+        // A tool that waits on a network is answered when it answers, as its method is.
+        registry["tools/call"]?.network = { params, session in
+            guard let method = byName[params[nameParam]], method.network != nil else { return nil }
+            let arguments = params.object("arguments") ?? JSONObject()
+            switch session.runningTool({ method.begin(.byName(arguments), session: session, logger: logger) }) {
+            case .failure(let error):
+                return .answered(toolResult(method, .failure(error), session: session))
+            case .success(nil):
+                return nil
+            case .success(let steps?):
+                return steps.answering(as: method, logger: logger) { toolResult(method, $0, session: session) }
+            }
+        }
+    }
+
+    /// A method's outcome as MCP's tool result: errors are results too, with `isError: true`.
+    static func toolResult(_ method: RPCMethod, _ outcome: Result<JSONValue, ServerError>, session: Session) -> JSONValue {
+        switch outcome {
+        case .success(let value):
+            let expanded = value.expanded
+            let structured: JSONValue = returnsObject(method) ? expanded : ["result": expanded]
+            return [
+                "content": [["type": "text", "text": .string(JSONWriter.string(expanded))]],
+                "structuredContent": structured, "isError": false,
+            ]
+        case .failure(let error):
+            let response = error.response(in: session.language)
+            return [
+                "content": [["type": "text", "text": .string(response.message)]],
+                "structuredContent": ["error": response.json], "isError": true,
+            ]
+        }
     }
 
     /// Whether the method's result is always an object, sent as the tool's `structuredContent` as it is;

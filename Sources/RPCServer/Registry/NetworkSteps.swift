@@ -14,6 +14,37 @@ struct NetworkSteps {
         let finish: (any Sendable) throws -> JSONValue
     }
 
+    init(start: @escaping () throws -> Started) {
+        self.start = start
+    }
+
+    /// Steps that wait on nothing and answer `value`.
+    static func answered(_ value: JSONValue) -> NetworkSteps {
+        NetworkSteps { Started(wait: { _ in .success(0) }, finish: { _ in value }) }
+    }
+
+    /// The same steps, with their outcome — the answer, or any step's error as `method` words it — turned
+    /// into another answer by `transform` (an MCP tool's result, whose errors are results too).
+    func answering(
+        as method: RPCMethod, logger: Logger, _ transform: @escaping (Result<JSONValue, ServerError>) -> JSONValue
+    ) -> NetworkSteps {
+        NetworkSteps {
+            switch method.outcome(logger: logger, start) {
+            case .failure(let error):
+                return Started(wait: { _ in .success(0) }, finish: { _ in transform(.failure(error)) })
+            case .success(let inner):
+                // The wait's failure travels as a value, so that it reaches `transform` too.
+                let wait = inner.wait
+                return Started(
+                    wait: { cancellation in .success(wait(cancellation)) },
+                    finish: { waited in
+                        let result = waited as! Result<any Sendable, DomainError>
+                        return transform(method.outcome(logger: logger) { try inner.finish(try result.get()) })
+                    })
+            }
+        }
+    }
+
     init<Load: Sendable, Fetched: Sendable>(
         start: @escaping () throws -> Load,
         wait: @escaping @Sendable (Load, Cancellation) throws(DomainError) -> Fetched,

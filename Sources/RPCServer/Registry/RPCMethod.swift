@@ -13,11 +13,12 @@ final class RPCMethod {
     /// The result's JSON Schema; `nil` for a notification, which has no result.
     let result: JSONValue?
     let handler: Handler
-    /// Set for a method that waits on a network (the message feed): its steps, made from validated params.
-    /// The dispatcher answers it when the network answers, without holding back later requests; where it
-    /// must wait in line (in a batch), what the connection has written so far is committed first, so no
-    /// other process waits on this one's write lock meanwhile.
-    private(set) var network: ((ParamValues, Session) throws -> NetworkSteps)?
+    /// Set for a method that may wait on a network (the message feed): its steps, made from validated params
+    /// (`nil`: this call does not wait, and runs as any other). The dispatcher answers it when the network
+    /// answers, without holding back later requests; where it must wait in line (in a batch), what the
+    /// connection has written so far is committed first, so no other process waits on this one's write
+    /// lock meanwhile.
+    var network: ((ParamValues, Session) throws -> NetworkSteps?)?
 
     init(
         _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
@@ -114,8 +115,8 @@ final class RPCMethod {
         outcome(logger: logger) { try handler(try validate(given), session) }
     }
 
-    /// Validates `given` and makes the network steps of a method that waits on one.
-    func begin(_ given: Params, session: Session, logger: Logger) -> Result<NetworkSteps, ServerError> {
+    /// Validates `given` and makes the network steps of a method that may wait on one (`nil`: it does not).
+    func begin(_ given: Params, session: Session, logger: Logger) -> Result<NetworkSteps?, ServerError> {
         outcome(logger: logger) { try network!(try validate(given), session) }
     }
 

@@ -8,7 +8,7 @@ import signal
 import time
 
 from editor_support import alive
-from satchel_client import Satchel
+from satchel_client import Satchel, find_binary
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
@@ -196,3 +196,36 @@ def test_lists_longer_than_a_page_are_shown_whole(editor):
     editor.nvim.command("Satchel board title")
     editor.wait(lambda: len(editor.lines()) == 501)
     assert editor.lines()[-1].endswith("post 500")
+
+
+def test_a_save_is_not_held_back_by_a_load_waiting_on_the_feed(editor_factory, tmp_path):
+    import subprocess
+    import sys
+
+    def stored_messages() -> int:
+        with Satchel(db=editor.db) as s:
+            return len(s.messages.list()["items"])
+
+    script = pathlib.Path(__file__).resolve().parents[3] / "Tests/ServerTests/Support/feed_server.py"
+    feed = subprocess.Popen([sys.executable, str(script), "10", "--delay", "4"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{feed.stdout.readline().strip()}/feed"
+        editor = editor_factory(setup=False)
+        editor.nvim.exec_lua("require('satchel').setup(...)",
+                             {"cmd": [find_binary(), "--messages-feed", url], "db": str(editor.db)})
+        editor.nvim.command("Satchel messages")
+        editor.keys("L")  # the next batch: the feed takes 4 s
+        time.sleep(0.3)
+        editor.nvim.command("Satchel diary new")
+        started = time.monotonic()
+        editor.keys("iWhile the chat loads<Esc>:w<CR>")
+        editor.wait(lambda: editor.nvim.eval("bufname()").startswith("satchel://diary/post_"), timeout=10)
+        assert time.monotonic() - started < 2.5, "the write waited for the feed"
+        with Satchel(db=editor.db) as s:
+            assert s.diary.list()["items"][0]["excerpt"] == "While the chat loads"
+            assert s.messages.list()["items"] == []  # the load still waits
+        editor.wait(lambda: stored_messages() == 10, timeout=10)
+    finally:
+        feed.kill()
+        feed.wait()
