@@ -317,26 +317,12 @@ def test_structured_results_match_their_output_schemas():
 
 
 def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
-    import http.server
-    import json
-    import threading
-    import time
+    import subprocess
+    import sys
 
-    class SlowFeed(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            time.sleep(2)
-            body = json.dumps({"result": ["one", "two"]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    feed = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowFeed)
-    threading.Thread(target=feed.serve_forever, daemon=True).start()
+    script = ROOT / "Tests" / "ServerTests" / "Support" / "feed_server.py"
+    feed = subprocess.Popen([sys.executable, str(script), "10", "--delay", "2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     async def scenario(session, _):
         load = asyncio.ensure_future(session.call_tool("messages_loadMore", {"limit": 2}))
@@ -346,9 +332,10 @@ def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
         assert not load.done()  # the load still waits on the feed
         loaded = await load
         assert not field(loaded, "is_error")
-        assert [m["text"] for m in field(loaded, "structured_content")["items"]] == ["one", "two"]
+        assert [m["text"] for m in field(loaded, "structured_content")["items"]] == ["message 0", "message 1"]
 
     try:
-        run(scenario, args=["--messages-feed", f"http://127.0.0.1:{feed.server_address[1]}/feed"])
+        run(scenario, args=["--messages-feed", f"http://127.0.0.1:{feed.stdout.readline().strip()}/feed"])
     finally:
-        feed.shutdown()
+        feed.kill()
+        feed.wait()
