@@ -1,7 +1,7 @@
 import Foundation
 import Protocol
 
-// satchel-bench [codec] [pipe] [notes] [diary] [photos [--heic PATH] [--compare SATCHEL]...] [live] [search] [scale [--million] [--json PATH]]: prints a
+// satchel-bench [codec] [pipe] [notes] [diary] [photos [--heic PATH]] [waits] [--compare SATCHEL]... [live] [search] [scale [--million] [--json PATH]]: prints a
 // Markdown report of the benchmarks (all of them when no part is named). Build in release:
 // `swift run -c release satchel-bench`. The pipe benchmarks run the `satchel` binary that sits beside this
 // one (or $SATCHEL_BINARY).
@@ -18,7 +18,7 @@ while let argument = arguments.next() {
     case "--heic":  // a 12 MP HEIC to measure too (libheif's own tools make one: `heif-enc`)
         guard let path = arguments.next() else { fatalError("--heic needs a path") }
         heicPath = path
-    case "--compare":  // other satchel builds to measure diary.create against, round by round
+    case "--compare":  // other satchel builds to measure photos and waits against, round by round
         guard let path = arguments.next() else { fatalError("--compare needs a path") }
         comparePaths.append(path)
     case "--json":
@@ -48,6 +48,9 @@ if all || selected.contains("diary") {
 if all || selected.contains("photos") {
     try PhotoBenchmark.run(
         binary: binary, compare: comparePaths.map(URL.init(fileURLWithPath:)), heic: heicPath.map { [UInt8](FileManager.default.contents(atPath: $0) ?? Data()) })
+}
+if all || selected.contains("waits") {
+    try NetworkWaitBenchmark.run(binary: binary, compare: comparePaths.map(URL.init(fileURLWithPath:)))
 }
 if all || selected.contains("live") {
     try LiveDataBenchmark.run(binary: binary)
