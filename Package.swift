@@ -14,16 +14,20 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Protocol"),
         // Decoding, scaling and encoding photos: the only target that links the image libraries.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
         .target(name: "Domain", dependencies: ["CSQLite", "Imaging"]),
-        .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain"]),
+        // Sync with PostgreSQL: the only target that links libpq.
+        .target(name: "Sync", dependencies: ["Domain", "CLibPQ"]),
+        .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], exclude: ["Fixtures"]),
-        .testTarget(name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain", "Imaging"], exclude: ["Support"]),
+        .testTarget(
+            name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain", "Imaging", "Sync"], exclude: ["Support"]),
     ]
 )
 

@@ -40,6 +40,7 @@ public final class DataStore {
     public let board: BoardStore
     public let exchange: Exchange
     public let search: SearchIndex
+    public let sync: SyncStateStore
 
     /// Opens (creating and migrating as needed) the database at `path`, or an in-memory one for `nil`.
     public init(
@@ -75,6 +76,7 @@ public final class DataStore {
         board = BoardStore(context)
         exchange = Exchange(context)
         search = SearchIndex(database: database, group: group)
+        sync = SyncStateStore(context)
     }
 
     private let ids: any IDGenerator

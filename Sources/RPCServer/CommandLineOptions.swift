@@ -1,9 +1,12 @@
 import Domain
 import Foundation
+import Sync
 
 /// What the command line asks for.
 enum CommandLineRequest {
     case serve(ServerConfiguration)
+    /// `satchel sync-setup URL`: make or migrate the PostgreSQL schema, then exit.
+    case syncSetup(url: String)
     case help
     case version
 }
@@ -19,9 +22,14 @@ enum CommandLineOptions {
         usage: satchel [--db PATH | --memory] [--demo] [--locale L] [--time-zone TZ] [--free-limit N]
                        [--messages-feed URL] [--feed-timeout S] [--user-name NAME] [--user-avatar-url URL]
                        [--max-message-bytes N] [--max-image-bytes N] [--files-root DIR]...
-                       [--log-level L] [--version] [--help]
+                       [--sync URL] [--log-level L] [--version] [--help]
+               satchel sync-setup URL
 
         Serves JSON-RPC 2.0 on stdin/stdout, one message per line.
+
+        sync-setup URL: creates or migrates the sync schema in the PostgreSQL database that
+        the libpq connection URI names (postgresql://role@host/db), owned by that role: run
+        it once as the database's owner, a role no device syncs as; running it again is safe.
 
           --db PATH                 SQLite database file (default: $SATCHEL_DB, else
                                     $XDG_DATA_HOME/satchel/satchel.sqlite, else
@@ -43,6 +51,9 @@ enum CommandLineOptions {
           --files-root DIR          read and write files (export, import, images by path)
                                     only inside DIR; repeatable (default: wherever the
                                     user may; MCP tools: only inside the client's roots)
+          --sync URL                sync with the PostgreSQL database of this libpq connection
+                                    URI (postgresql://role@host/db; the password as libpq takes
+                                    it: the URI, PGPASSWORD or ~/.pgpass); the role is the account
           --log-level L             error, warn, info or debug (default warn); logs go to stderr
           --version                 print the version and exit
           --help                    print this help and exit
@@ -55,6 +66,13 @@ enum CommandLineOptions {
         var memory = false
         var configuration = ServerConfiguration(database: .memory)
         var index = 0
+        if arguments.first == "sync-setup" {
+            guard arguments.count == 2, !arguments[1].hasPrefix("-") else {
+                if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
+                throw UsageError(message: "sync-setup needs one argument: a PostgreSQL connection URI (see --help)")
+            }
+            return .syncSetup(url: arguments[1])
+        }
 
         while index < arguments.count {
             let argument = arguments[index]
@@ -155,6 +173,12 @@ enum CommandLineOptions {
                     throw UsageError(message: "--files-root must be an absolute path of an existing folder (got '\(folder)')")
                 }
                 configuration.filesRoots.append(folder)
+            case "--sync":
+                let url = try value()
+                if case .failure(let error) = PGTarget.parse(url) {
+                    throw UsageError(message: "--sync must be a PostgreSQL connection URI: \(error.message)")
+                }
+                configuration.syncURL = url
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {

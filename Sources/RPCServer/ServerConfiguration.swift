@@ -38,6 +38,8 @@ struct ServerConfiguration {
     var freeLimit: Int?
     /// `http(s)://…` or `file:///…`; `nil` for the built-in sample conversation.
     var messagesFeed: URL?
+    /// The PostgreSQL database to sync with (a libpq connection URI); `nil`: no sync.
+    var syncURL: String?
     var feedTimeout: Double = 10
     var userName = "Me"
     var userAvatarURL: String?

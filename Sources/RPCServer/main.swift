@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Protocol
+import Sync
 
 #if canImport(Glibc)
 import Glibc
@@ -30,6 +31,8 @@ case .help:
 case .version:
     _ = output.write(Array("satchel \(SatchelVersion.current)\n".utf8))
     exit(0)
+case .syncSetup(let url):
+    exit(SyncSetupCommand.run(url: url, output: output))
 case .serve(let configuration):
     guard let signals = TerminationSignals.install() else {
         Logger.writeLine("satchel: cannot install signal handlers")
@@ -62,6 +65,17 @@ case .serve(let configuration):
         }
     }
 
+    var sync: SyncService? = nil
+    if let url = configuration.syncURL {
+        do {
+            sync = try SyncService(url: url, device: try store.sync.deviceID())
+            sync?.start()
+        } catch {
+            Logger.writeLine("satchel: --sync: \(error)")
+            exit(2)
+        }
+    }
+
     var registry = MethodRegistry()
     registry.register(
         ServerMethods.methods(configuration: configuration, store: store, debugStrayOutput: debugStrayOutput))
@@ -74,6 +88,7 @@ case .serve(let configuration):
     registry.register(ChangeMethods.methods(store: store))
     registry.register(ExchangeMethods.methods(store: store, maximumMessageBytes: configuration.maximumMessageBytes))
     registry.register(SearchMethods.methods(store: store))
+    registry.register(SyncMethods.methods(store: store, service: sync))
     MCPTools.register(into: &registry, logger: logger)
     OpenRPCDocument.register(into: &registry)
 

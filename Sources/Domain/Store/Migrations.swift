@@ -318,6 +318,9 @@ enum Migrations {
             PRIMARY KEY(image_id, size)
         ) WITHOUT ROWID;
         """,
+        // 10: what this database knows of sync (SPEC §14): its device id, made once, and how far it has
+        // pushed and pulled.
+        "CREATE TABLE sync_state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
     ]
 
     /// The schema version this build writes.

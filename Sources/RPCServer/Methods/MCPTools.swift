@@ -21,6 +21,7 @@ enum MCPTools {
         "notes.get": .readOnly, "notes.list": .readOnly, "photos.get": .readOnly, "photos.list": .readOnly,
         "reminders.get": .readOnly, "reminders.list": .readOnly, "diary.get": .readOnly, "diary.list": .readOnly,
         "messages.get": .readOnly, "messages.list": .readOnly, "board.get": .readOnly, "board.list": .readOnly,
+        "sync.status": .readOnly,
         // New items: nothing that was there changes.
         "notes.create": .adds, "photos.add": .adds, "reminders.add": .adds, "reminders.submit": .adds,
         "diary.create": .adds, "messages.send": .adds, "board.create": .adds, "board.vote": .adds,

@@ -74,6 +74,7 @@ METHODS: dict[str, str] = {
     'export': 'Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.',
     'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.',
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
+    'sync.status': 'Whether this device syncs (--sync), is connected, and how many local changes wait to go out; the last success and the last error in words.',
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
     'rpc.discover': 'The OpenRPC document of every method, with JSON Schemas of params and results.',
@@ -338,6 +339,18 @@ class SearchHit(TypedDict):
 
 class SearchResult(TypedDict):
     hits: builtins.list[SearchHit]
+
+
+class SyncStatusResult(TypedDict):
+    enabled: bool
+    connected: bool
+    pending: int  # local changes not yet in PostgreSQL
+    account: str | None
+    server: str | None
+    device: str | None
+    schema: Literal['off', 'unknown', 'ok', 'missing', 'older', 'newer']
+    lastSuccess: str | None
+    lastError: str | None
 
 
 class Server(Namespace):
@@ -1635,6 +1648,29 @@ class Changes(Namespace):
         return self._call('changes.unsubscribe', None, progress, timeout)
 
 
+class Sync(Namespace):
+    """The `sync.*` methods."""
+
+    _prefix = 'sync'
+
+    def status(
+        self,
+        *,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncStatusResult:
+        """Whether this device syncs (--sync), is connected, and how many local changes wait to go out; the
+        last success and the last error in words.
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `sync.status`; answers its result or raises its error.
+        """
+        return self._call('sync.status', None, progress, timeout)
+
+
 class Rpc(Namespace):
     """The `rpc.*` methods."""
 
@@ -1700,6 +1736,10 @@ class Methods:
     @cached_property
     def changes(self) -> Changes:
         return Changes(self._call)
+
+    @cached_property
+    def sync(self) -> Sync:
+        return Sync(self._call)
 
     @cached_property
     def rpc(self) -> Rpc:
@@ -2526,6 +2566,20 @@ if TYPE_CHECKING:
             ...
 
 
+    class AsyncSync(Namespace):
+        """The `sync.*` methods."""
+
+        _prefix = 'sync'
+
+        def status(
+            self,
+            *,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncStatusResult]:
+            ...
+
+
     class AsyncRpc(Namespace):
         """The `rpc.*` methods."""
 
@@ -2583,6 +2637,10 @@ if TYPE_CHECKING:
         @cached_property
         def changes(self) -> AsyncChanges:
             return AsyncChanges(self._call)
+
+        @cached_property
+        def sync(self) -> AsyncSync:
+            return AsyncSync(self._call)
 
         @cached_property
         def rpc(self) -> AsyncRpc:
@@ -2654,6 +2712,7 @@ else:
     AsyncMessages = Messages
     AsyncBoard = Board
     AsyncChanges = Changes
+    AsyncSync = Sync
     AsyncRpc = Rpc
 
 
@@ -2712,5 +2771,6 @@ PATHS: tuple[str, ...] = (
     'export',
     'import_',
     'search',
+    'sync.status',
     'rpc.discover',
 )

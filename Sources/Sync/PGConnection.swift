@@ -1,0 +1,145 @@
+import CLibPQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What went wrong talking to PostgreSQL, in words a person can act on. Never carries a password.
+public struct PGError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The server could not be reached or refused the login.
+        case connection
+        /// A statement failed (`sqlState` says how: `42501` permission, `42P01` missing table…).
+        case statement
+    }
+
+    public let kind: Kind
+    public let sqlState: String?
+    public let message: String
+
+    public var description: String { message }
+
+    /// The schema `satchel sync-setup` makes is missing here (no such schema or table).
+    public var isMissingSchema: Bool { sqlState == "3F000" || sqlState == "42P01" }
+}
+
+/// One libpq connection, used from one thread at a time. Statements take their values as text
+/// parameters (`$1`, `$2`…): nothing a person typed is ever spliced into SQL.
+public final class PGConnection {
+    private let connection: OpaquePointer
+
+    /// Connects with a libpq connection URI or `key=value` string; the password comes as libpq takes it
+    /// (the URI, `PGPASSWORD`, `~/.pgpass`), and never appears in an error.
+    public init(_ conninfo: String) throws(PGError) {
+        guard let made = PQconnectdb(conninfo) else {
+            throw PGError(kind: .connection, sqlState: nil, message: "could not start a PostgreSQL connection")
+        }
+        guard PQstatus(made) == CONNECTION_OK else {
+            let message = Self.words(PQerrorMessage(made))
+            PQfinish(made)
+            throw PGError(kind: .connection, sqlState: nil, message: message)
+        }
+        connection = made
+        // Notices (a NOTICE from CREATE … IF NOT EXISTS) are not errors: they go nowhere.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// The role this connection logged in as: the account.
+    public var user: String { PQuser(connection).map { String(cString: $0) } ?? "" }
+
+    /// Runs one statement; answers its rows, each value as text (`nil` for NULL).
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> [[String?]] {
+        let result = Self.withCStrings(parameters) { values in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        guard let result else {
+            throw PGError(kind: .connection, sqlState: nil, message: Self.words(PQerrorMessage(connection)))
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK:
+            return []
+        case PGRES_TUPLES_OK:
+            let rows = Int(PQntuples(result))
+            let columns = Int(PQnfields(result))
+            return (0..<rows).map { row in
+                (0..<columns).map { column in
+                    PQgetisnull(result, Int32(row), Int32(column)) != 0
+                        ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                }
+            }
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let lost = PQstatus(connection) != CONNECTION_OK
+            throw PGError(
+                kind: lost ? .connection : .statement, sqlState: state, message: Self.words(PQresultErrorMessage(result)))
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws(PGError) -> T) throws(PGError) -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// libpq's message as one line: its lines joined, blank ones and the trailing newline dropped.
+    static func words(_ text: UnsafePointer<CChar>?) -> String {
+        oneLine(text.map { String(cString: $0) } ?? "")
+    }
+
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline)
+            .map { $0.drop(while: \.isWhitespace) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "; ")
+    }
+
+    private static func withCStrings<R>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        let copies: [UnsafeMutablePointer<CChar>?] = values.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+}
+
+/// What a connection URI says, for showing: who, where, which database — never the password.
+public struct PGTarget: Sendable, Equatable, CustomStringConvertible {
+    public let user: String?
+    public let host: String?
+    public let database: String?
+
+    /// The parts of `conninfo`, or `nil` when libpq cannot read it (the reason in `error`).
+    public static func parse(_ conninfo: String) -> Result<PGTarget, PGError> {
+        var failure: UnsafeMutablePointer<CChar>? = nil
+        guard let options = PQconninfoParse(conninfo, &failure) else {
+            let message = failure.map { String(cString: $0) } ?? "not a connection string"
+            if let failure { PQfreemem(failure) }
+            return .failure(PGError(kind: .connection, sqlState: nil, message: PGConnection.oneLine(message)))
+        }
+        defer { PQconninfoFree(options) }
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        return .success(PGTarget(user: values["user"], host: values["host"], database: values["dbname"]))
+    }
+
+    public var description: String {
+        "\(user ?? "(default role)")@\(host ?? "localhost")/\(database ?? "(default database)")"
+    }
+}

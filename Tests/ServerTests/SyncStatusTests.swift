@@ -1,0 +1,78 @@
+import Foundation
+import Protocol
+import Sync
+import Testing
+
+/// SPEC §14: `--sync URL` and `sync.status`, against a real PostgreSQL 15.
+@Suite struct SyncStatusTests {
+    /// `sync.status`, asked until `condition` holds (the link works on a thread of its own) or 10 s pass.
+    static func status(_ server: SatchelProcess, until condition: (JSONValue) -> Bool) -> JSONValue? {
+        let deadline = Date().addingTimeInterval(10)
+        var id = 1000
+        while true {
+            id += 1
+            let status = server.call(request(id, "sync.status"))?["result"]
+            if let status, condition(status) { return status }
+            if Date() > deadline { return status }
+            usleep(50_000)
+        }
+    }
+
+    @Test func withoutSyncTheStatusSaysItIsOff() throws {
+        let server = try SatchelProcess(["--memory"])
+        let status = server.call(request(1, "sync.status"))?["result"]
+        #expect(status?["enabled"] == false && status?["connected"] == false && status?["pending"] == 0)
+        #expect(status?["schema"] == "off" && status?["device"] == .null)
+    }
+
+    @Test func aDeviceSaysWhenTheSchemaIsMissingAndRunsNoDDL() throws {
+        let database = try SyncSchemaTests.cluster().database(accounts: ["alice"])
+        let server = try SatchelProcess(["--memory", "--sync", database.uri("alice")])
+        let status = Self.status(server) { $0["schema"] == "missing" }
+        #expect(status?["connected"] == true)
+        #expect(status?["lastError"]?.stringValue?.contains("run `satchel sync-setup URL`") == true)
+        #expect(try SyncSchema.installedVersion(try PGConnection(database.ownerURI)) == 0, "no schema made by a device")
+        // Local work goes on.
+        #expect(server.call(request(1, "notes.create", ["title": "offline"]))?["result"]?["title"] == "offline")
+        #expect(server.call(request(2, "sync.status"))?["result"]?["pending"] == 1)
+    }
+
+    @Test func aDeviceConnectsAsItsAccountWithADeviceIdMadeOnce() throws {
+        let (database, _) = try SyncSchemaTests.prepared(["alice"])
+        let folder = NSTemporaryDirectory() + "satchel-sync-\(UUID().uuidString)"
+        let path = folder + "/device.sqlite"
+        let server = try SatchelProcess(["--db", path, "--sync", database.uri("alice")])
+        let status = Self.status(server) { $0["connected"] == true && $0["schema"] == "ok" }
+        #expect(status?["account"]?.stringValue == database.roles["alice"])
+        #expect(status?["lastError"] == .null && status?["lastSuccess"]?.stringValue != nil)
+        #expect(status?["server"]?.stringValue == "\(database.roles["alice"]!)@\(database.cluster.folder)/\(database.name)")
+        let device = try #require(status?["device"]?.stringValue)
+        let registered = try database.connect("alice").execute("SELECT id::text FROM satchel.devices WHERE id = $1", [device])
+        #expect(registered.count == 1)
+        server.closeInput()
+        #expect(server.waitForExit() == 0)
+        let again = try SatchelProcess(["--db", path, "--sync", database.uri("alice")])
+        #expect(again.call(request(1, "sync.status"))?["result"]?["device"]?.stringValue == device, "the same device")
+    }
+
+    @Test func anUnreachableServerIsSaidInWordsWithoutThePasswordAndNothingWaits() throws {
+        let server = try SatchelProcess([
+            "--memory", "--sync", "postgresql://alice:hunter2@127.0.0.1:9/shared?connect_timeout=2",
+        ])
+        let status = Self.status(server) { $0["lastError"] != .null }
+        #expect(status?["connected"] == false && status?["enabled"] == true)
+        let said = status?["lastError"]?.stringValue ?? ""
+        #expect(said.contains("alice@127.0.0.1/shared"), "\(said)")
+        #expect(!said.contains("hunter2"))
+        #expect(!server.standardError().contains("hunter2"))
+        let started = Date()
+        #expect(server.call(request(1, "notes.create", ["title": "still here"]))?["result"]?["title"] == "still here")
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
+
+    @Test func aURLLibpqCannotReadIsAUsageError() throws {
+        let server = try SatchelProcess(["--memory", "--sync", "postgresql://%zz"])
+        #expect(server.waitForExit() == 2)
+        #expect(server.standardError().contains("--sync must be a PostgreSQL connection URI"))
+    }
+}
