@@ -24,12 +24,18 @@ final class NetworkWaits {
         let cancellation = Cancellation()
         /// Set once started: what finishes it on the loop thread.
         var finish: ((any Sendable) throws -> JSONValue)?
+        /// Called once it is over, however it ended (answered, failed, cancelled).
+        let ended: (() -> Void)?
 
-        init(id: RequestID?, method: RPCMethod, steps: NetworkSteps, progress: ProgressReporter?) {
+        init(
+            id: RequestID?, method: RPCMethod, steps: NetworkSteps, progress: ProgressReporter?,
+            ended: (() -> Void)? = nil
+        ) {
             self.id = id
             self.method = method
             self.steps = steps
             self.progress = progress
+            self.ended = ended
         }
     }
 
@@ -74,6 +80,12 @@ final class NetworkWaits {
 
     func enqueue(_ job: Job) {
         queued.append(job)
+    }
+
+    /// Puts `job` first in line: its steps run again before anything else.
+    func again(_ job: Job) {
+        job.finish = nil
+        queued.insert(job, at: 0)
     }
 
     /// The next job to start, when none is in flight.

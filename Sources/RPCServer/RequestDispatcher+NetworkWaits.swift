@@ -30,7 +30,9 @@ extension RequestDispatcher {
             session.progress = nil
             switch started {
             case .success(let started): waits.launch(job, started)
-            case .failure(let error): answer(job.id, .failure(error.response(in: session.language)), into: &output)
+            case .failure(let error):
+                answer(job.id, .failure(error.response(in: session.language)), into: &output)
+                job.ended?()
             }
         }
     }
@@ -42,13 +44,19 @@ extension RequestDispatcher {
         // A cancelled request was answered when it was cancelled; what its wait brought is dropped.
         if !job.cancellation.isCancelled, let finish = job.finish {
             session.progress = job.progress
-            let outcome = job.method.outcome(logger: logger) { try finish(try result.get()) }
-            session.progress = nil
-            switch outcome {
-            case .success(let value): answer(job.id, .success(value), into: &output)
-            case .failure(let error): answer(job.id, .failure(error.response(in: session.language)), into: &output)
+            defer { session.progress = nil }
+            do {
+                answer(job.id, .success(try finish(try result.get())), into: &output)
+            } catch is NetworkSteps.Again {
+                waits.again(job)
+                startWaits(into: &output)
+                return
+            } catch {
+                let failure = job.method.answer(for: error, logger: logger)
+                answer(job.id, .failure(failure.response(in: session.language)), into: &output)
             }
         }
+        job.ended?()
         startWaits(into: &output)
     }
 
@@ -60,6 +68,7 @@ extension RequestDispatcher {
             guard let job = waits.cancel(id) else { continue }
             logger.debug("\(job.method.name) \(id) cancelled by the client")
             answer(job.id, .failure(ServerError.requestCancelled.response(in: session.language)), into: &output)
+            if job.finish == nil { job.ended?() }  // one in flight ends when its wait comes back
         }
     }
 
@@ -67,6 +76,7 @@ extension RequestDispatcher {
     func abandonWaits(into output: inout JSONWriter) {
         for job in waits.cancelAll() {
             answer(job.id, .failure(ServerError.shuttingDown.response(in: session.language)), into: &output)
+            job.ended?()
         }
     }
 

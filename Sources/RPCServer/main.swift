@@ -88,7 +88,7 @@ case .serve(let configuration):
     registry.register(ChangeMethods.methods(store: store))
     registry.register(ExchangeMethods.methods(store: store, maximumMessageBytes: configuration.maximumMessageBytes))
     registry.register(SearchMethods.methods(store: store))
-    registry.register(SyncMethods.methods(store: store, service: sync))
+    registry.register(SyncMethods.methods(store: store, service: sync, logger: logger))
     MCPTools.register(into: &registry, logger: logger)
     OpenRPCDocument.register(into: &registry)
 
@@ -105,6 +105,8 @@ case .serve(let configuration):
         registry: registry, session: session, logger: logger,
         maximumMessageBytes: configuration.maximumMessageBytes)
     logger.info("serving on stdio; database \(configuration.database.description)")
-    let loop = ServerLoop(dispatcher: dispatcher, store: store, output: output, signals: signals, logger: logger)
+    let driver = sync.map { SyncDriver(service: $0, store: store, dispatcher: dispatcher, logger: logger) }
+    let loop = ServerLoop(
+        dispatcher: dispatcher, store: store, output: output, signals: signals, logger: logger, sync: driver)
     exit(loop.run())
 }

@@ -83,6 +83,22 @@ public final class PGConnection {
         }
     }
 
+    /// The connection's socket, to wait on for notifications (`LISTEN`).
+    public var socket: Int32 { PQsocket(connection) }
+
+    /// Reads what the server sent and answers how many notifications (`NOTIFY`) came.
+    public func takeNotifications() throws(PGError) -> Int {
+        guard PQconsumeInput(connection) != 0 else {
+            throw PGError(kind: .connection, sqlState: nil, message: Self.words(PQerrorMessage(connection)))
+        }
+        var count = 0
+        while let notification = PQnotifies(connection) {
+            PQfreemem(notification)
+            count += 1
+        }
+        return count
+    }
+
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws(PGError) -> T) throws(PGError) -> T {
         try execute("BEGIN")

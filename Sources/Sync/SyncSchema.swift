@@ -32,7 +32,8 @@ public enum SyncSchema {
             """,
             // The log every device pushes to and pulls from, in `seq` order: each row is one entity's state
             // (`put`) or its deletion, by one account's device. `device_seq` is the change's place in its
-            // device's own log: a push that is repeated (its answer was lost) adds nothing twice.
+            // device's own log: a push that is repeated (its answer was lost) adds nothing twice. `base` is
+            // the row of the same entity the device had seen when it pushed (none: it had seen none).
             """
             CREATE TABLE satchel.changes (
                 seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -44,6 +45,7 @@ public enum SyncSchema {
                 entity text NOT NULL,
                 op text NOT NULL CHECK (op IN ('put', 'delete')),
                 body jsonb,
+                base bigint,
                 at timestamptz NOT NULL DEFAULT now(),
                 UNIQUE (device, device_seq))
             """,

@@ -1,4 +1,5 @@
 import Dispatch
+import Domain
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,10 +8,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A device's link to the shared PostgreSQL database (`--sync URL`), kept on a thread of its own: it
-/// connects, checks the schema (it never makes it: `satchel sync-setup` does), registers the device, and
-/// tries again, less and less often, while PostgreSQL cannot be reached. The request path never waits on
-/// it: ``status`` is what it last found.
+/// A device's link to the shared PostgreSQL database (`--sync URL`). A thread of its own keeps a connection
+/// that checks the schema (it never makes it: `satchel sync-setup` does), registers the device, and listens
+/// for other devices' pushes (`LISTEN satchel_changes`), trying again, less and less often, while
+/// PostgreSQL cannot be reached. Each time there may be something to pull (a push elsewhere, a connection
+/// made again) ``wakeDescriptor`` turns readable, and the server loop runs a round: ``exchange(_:after:limit:)``
+/// on a waiting thread, with a second connection. The request path never waits on any of it.
 public final class SyncService: Sendable {
     /// What the schema in PostgreSQL is, as this satchel sees it.
     public enum SchemaState: String, Sendable {
@@ -32,20 +35,37 @@ public final class SyncService: Sendable {
     private let conninfo: String
     private let state = Mutex(Status())
     private let stopping = Atomic<Bool>(false)
+    /// Read end: readable when a round may find something. Write end: the link's thread.
+    public let wakeDescriptor: Int32
+    private let wakeWriter: Int32
+    /// The connection rounds use (one round at a time), made when first needed and again after a failure.
+    private let roundConnection = Mutex<PGConnectionBox?>(nil)
 
-    /// `nil` (and the reason) when libpq cannot read `url`.
     public init(url: String, device: String) throws(PGError) {
         target = try PGTarget.parse(url).get()
         conninfo = url
         self.device = device
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw PGError(kind: .connection, sqlState: nil, message: "cannot make a pipe (errno \(errno))")
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        (wakeDescriptor, wakeWriter) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(wakeDescriptor)
+        close(wakeWriter)
     }
 
     public var status: Status { state.withLock { $0 } }
 
     /// Starts the thread that keeps the link.
     public func start() {
-        let thread = Thread(self)
-        thread.start()
+        Thread(self).start()
     }
 
     /// Asks the thread to end (at its next wake-up).
@@ -53,7 +73,95 @@ public final class SyncService: Sendable {
         stopping.store(true, ordering: .relaxed)
     }
 
-    /// One attempt: connect, check the schema, register this device. Answers the connection when usable.
+    /// Empties the wake-up pipe (the loop does, before it runs the round it asks for).
+    public func drainWake() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wakeDescriptor, &bytes, bytes.count) > 0 {}
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
+    }
+
+    // MARK: A round
+
+    /// What a round's pull brought: other devices' rows, the last row looked at, and whether there may be more.
+    public struct Pulled: Sendable {
+        public var rows: [PulledRow]
+        public var through: Int64
+        public var more: Bool
+    }
+
+    /// Pushes `rows` (in one transaction, under the lock that keeps the log's order that of its commits;
+    /// a row pushed before adds nothing), tells the listening devices, then pulls what other devices
+    /// pushed after `after` (at most `limit` rows).
+    public func exchange(_ rows: [PushRow], after: Int64, limit: Int) throws(DomainError) -> Pulled {
+        do {
+            return try withRoundConnection { connection throws(PGError) in
+                if !rows.isEmpty {
+                    try connection.transaction { () throws(PGError) in
+                        try connection.execute("SELECT pg_advisory_xact_lock(hashtext('satchel changes'))")
+                        for row in rows {
+                            try connection.execute(
+                                """
+                                INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body, base)
+                                VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7) ON CONFLICT (device, device_seq) DO NOTHING
+                                """,
+                                [
+                                    device, String(row.deviceSeq), row.domain, row.entity, row.op, row.body,
+                                    row.base.map { String($0) },
+                                ])
+                        }
+                        try connection.execute("NOTIFY satchel_changes")
+                    }
+                }
+                let found = try connection.execute(
+                    """
+                    SELECT seq, device::text, device_seq, domain, entity, op, body::text, base
+                    FROM satchel.changes WHERE seq > $1 ORDER BY seq LIMIT $2
+                    """,
+                    [String(after), String(limit)])
+                var pulled: [PulledRow] = []
+                var through = after
+                for values in found {
+                    let seq = Int64(values[0] ?? "") ?? through
+                    through = max(through, seq)
+                    pulled.append(
+                        PulledRow(
+                            seq: seq, own: values[1] == device, deviceSeq: Int64(values[2] ?? "") ?? 0,
+                            domain: values[3] ?? "", entity: values[4] ?? "", op: values[5] ?? "", body: values[6],
+                            base: values[7].flatMap { Int64($0) }))
+                }
+                update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.connected = true }
+                return Pulled(rows: pulled, through: through, more: found.count == limit)
+            }
+        } catch {
+            update { $0.lastError = "\(target): \(error.message)" }
+            if error.isMissingSchema { throw .upstreamUnavailable(reason: .syncSchema, detail: error.message) }
+            throw .upstreamUnavailable(reason: .syncUnreachable, detail: error.message)
+        }
+    }
+
+    /// Runs `body` with the rounds' connection, made now if there is none; a connection that fails is let go.
+    private func withRoundConnection<T>(_ body: (PGConnection) throws(PGError) -> T) throws(PGError) -> T {
+        let box = try roundConnection.withLock { held throws(PGError) -> PGConnectionBox in
+            if let held { return held }
+            let made = PGConnectionBox(try PGConnection(conninfo))
+            held = made
+            return made
+        }
+        do {
+            return try body(box.connection)
+        } catch {
+            if error.kind == .connection { roundConnection.withLock { $0 = nil } }
+            throw error
+        }
+    }
+
+    // MARK: The link
+
+    /// One attempt: connect, check the schema, register this device, listen. Answers the connection.
     func connect() -> PGConnection? {
         do {
             let connection = try PGConnection(conninfo)
@@ -71,6 +179,7 @@ public final class SyncService: Sendable {
                 return nil
             }
             try connection.execute("INSERT INTO satchel.devices(id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [device])
+            try connection.execute("LISTEN satchel_changes")
             update {
                 $0.connected = true
                 $0.schema = .ok
@@ -94,7 +203,8 @@ public final class SyncService: Sendable {
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
-    /// The thread: connects, and while it cannot, waits 1, 2, 4 … up to 30 seconds between tries.
+    /// The link's thread: connects (waiting 1, 2, 4 … 30 seconds between tries while it cannot), then
+    /// waits on the connection's socket for notifications, waking the loop for each batch of them.
     private final class Thread: @unchecked Sendable {
         let service: SyncService
 
@@ -122,13 +232,18 @@ public final class SyncService: Sendable {
                         delay = min(delay * 2, 30)
                     } else {
                         delay = 1
+                        service.wake()  // connected (again): whatever waits goes out, whatever came comes in
                     }
                     continue
                 }
-                sleep(2)
-                // Still there? A lost connection is said at once and made again.
+                var watch = pollfd(fd: open.socket, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&watch, 1, 2000)
                 do {
-                    try open.execute("SELECT 1")
+                    if ready > 0, try open.takeNotifications() > 0 {
+                        service.wake()
+                    } else if ready == 0 {
+                        try open.execute("SELECT 1")  // still there? A lost connection is said at once
+                    }
                 } catch {
                     service.update { $0.connected = false; $0.lastError = "\(service.target): \(error.message)" }
                     connection = nil
@@ -136,4 +251,11 @@ public final class SyncService: Sendable {
             }
         }
     }
+}
+
+/// A connection held behind the service's lock (one round uses it at a time).
+private final class PGConnectionBox: @unchecked Sendable {
+    let connection: PGConnection
+
+    init(_ connection: PGConnection) { self.connection = connection }
 }

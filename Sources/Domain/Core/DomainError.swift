@@ -12,6 +12,8 @@ public enum Reason: String, Sendable, CaseIterable {
     case noFileAccess, outsideClientRoots, outsideFilesRoot
     // The upstream feed (-32004).
     case connectionFailed, timeout, httpStatus, malformedResponse, invalidMessage
+    // Sync with PostgreSQL (-32004 too).
+    case syncOff, syncUnreachable, syncSchema
     // The database (-32005).
     case diskFull, readOnly, databaseBusy, databaseCorrupt, ioError, cannotOpen, storageError
 }

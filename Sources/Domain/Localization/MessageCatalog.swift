@@ -18,7 +18,7 @@ public enum MessageCatalog {
     /// The tables of every area of the product.
     static let tables: [Table] = [
         CommonMessages.table, NotesMessages.table, RemindersMessages.table,
-        DiaryMessages.table, MessagesMessages.table, BoardMessages.table, ExchangeMessages.table,
+        DiaryMessages.table, MessagesMessages.table, BoardMessages.table, ExchangeMessages.table, SyncMessages.table,
     ]
 
     /// All messages, merged.

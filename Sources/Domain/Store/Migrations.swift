@@ -319,8 +319,20 @@ enum Migrations {
         ) WITHOUT ROWID;
         """,
         // 10: what this database knows of sync (SPEC §14): its device id, made once, and how far it has
-        // pushed and pulled.
-        "CREATE TABLE sync_state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
+        // pushed and pulled; the change log's entries that came from other devices (never pushed back); and
+        // per entity, the row of the shared log its version here stands on (`known`) and this device's
+        // last push of it not yet seen back in the log (`awaiting`, its change-log entry).
+        """
+        CREATE TABLE sync_state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE sync_skip(seq INTEGER PRIMARY KEY);
+        CREATE TABLE sync_entities(
+            domain TEXT NOT NULL,
+            entity TEXT NOT NULL,
+            known INTEGER NOT NULL DEFAULT 0,
+            awaiting INTEGER,
+            PRIMARY KEY(domain, entity)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this build writes.

@@ -44,10 +44,14 @@ final class ServerLoop {
     private let flushThreshold = 1 << 20
     private let readSize = 1 << 20
 
+    /// Sync's own rounds, with `--sync`.
+    private let sync: SyncDriver?
+
     init(
         dispatcher: RequestDispatcher, store: DataStore, output: ProtocolOutput, signals: TerminationSignals,
-        logger: Logger
+        logger: Logger, sync: SyncDriver? = nil
     ) {
+        self.sync = sync
         self.dispatcher = dispatcher
         self.store = store
         self.output = output
@@ -95,9 +99,14 @@ final class ServerLoop {
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: dispatcher.waits.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: sync?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         serving: while true {
             flush()
+            if let sync {
+                sync.nudge(now: Self.monotonicMilliseconds(), into: &pending)
+                flush()
+            }
             // Input has ended: what still waits on a network is answered before the end.
             if descriptors[0].fd < 0 && dispatcher.waits.isIdle { break }
             for index in descriptors.indices { descriptors[index].revents = 0 }
@@ -138,6 +147,7 @@ final class ServerLoop {
                 store.beginWriteGroup()
                 dispatcher.finishWaits(into: &pending)
             }
+            if descriptors[3].revents != 0 { sync?.woken() }
             guard descriptors[0].revents != 0 else { continue }
             let count = read(0, buffer.baseAddress, readSize)
             lastInput = Self.monotonicMilliseconds()

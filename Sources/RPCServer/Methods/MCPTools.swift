@@ -40,6 +40,8 @@ enum MCPTools {
         "import": .removes, "export": .removes,
         // Asks the message feed, a server on the network.
         "messages.loadMore": ToolHints(readOnly: false, destructive: false, idempotent: false, openWorld: true),
+        // Sends local changes to PostgreSQL and brings other devices' in: again, it changes nothing more.
+        "sync.now": ToolHints(readOnly: false, destructive: false, idempotent: true, openWorld: true),
     ]
 
     /// Registers `tools/list` and `tools/call` over every method registered so far.

@@ -17,7 +17,55 @@ enum SyncMethods {
         ],
         required: ["enabled", "connected", "pending", "account", "server", "device", "schema", "lastSuccess", "lastError"])
 
-    static func methods(store: DataStore, service: SyncService?) -> [RPCMethod] {
+    /// Change-log entries pushed, and shared-log rows pulled, in one round at most.
+    static let batch = 1000
+
+    static let nowSchema = Schema.object(
+        [
+            ("pushed", Schema.integer(minimum: 0)), ("pulled", Schema.integer(minimum: 0)),
+            ("conflicts", Schema.integer(minimum: 0, description: "local versions kept as conflict copies")),
+            ("pending", Schema.integer(minimum: 0)),
+        ], required: ["pushed", "pulled", "conflicts", "pending"])
+
+    /// What one `sync.now` (or a round the server starts itself) did, over all its rounds.
+    final class Totals {
+        var pushed = 0
+        var pulled = 0
+        var conflicts = 0
+        /// The last round reached PostgreSQL and was applied.
+        var finished = false
+    }
+
+    /// A round of sync as network steps: what to push read on the loop thread, the push and the pull on a
+    /// waiting thread, what was pulled applied on the loop thread. Runs again (`Again`) while there is more.
+    static func round(
+        store: DataStore, service: SyncService, logger: Logger, session: Session?, totals: Totals = Totals()
+    ) -> NetworkSteps {
+        NetworkSteps(
+            start: { () throws -> (rows: [PushRow], through: Int64, after: Int64) in
+                let (rows, through) = try store.sync.pushBatch(limit: batch)
+                return (rows, through, try store.sync.pulledThrough())
+            },
+            wait: { load, _ throws(DomainError) in try service.exchange(load.rows, after: load.after, limit: batch) },
+            finish: { load, pulled in
+                try store.sync.pushed(load.rows, through: load.through)
+                let summary = try store.sync.apply(pulled.rows, through: pulled.through)
+                for reason in summary.skipped { logger.warn("sync: skipped \(reason)") }
+                totals.pushed += load.rows.count
+                totals.pulled += summary.applied
+                totals.conflicts += summary.copies.count
+                let pending = try store.sync.pending()
+                session?.report(totals.pushed + totals.pulled, message: "\(pending) to push")
+                if pulled.more || (!load.rows.isEmpty && pending > 0) { throw NetworkSteps.Again() }
+                totals.finished = true
+                return [
+                    "pushed": .integer(Int64(totals.pushed)), "pulled": .integer(Int64(totals.pulled)),
+                    "conflicts": .integer(Int64(totals.conflicts)), "pending": .integer(Int64(pending)),
+                ]
+            })
+    }
+
+    static func methods(store: DataStore, service: SyncService?, logger: Logger) -> [RPCMethod] {
         [
             RPCMethod(
                 "sync.status",
@@ -40,7 +88,15 @@ enum SyncMethods {
                     "lastSuccess": status.lastSuccess.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null,
                     "lastError": status.lastError.map { .string($0) } ?? .null,
                 ]
-            }
+            },
+            RPCMethod.waitingOnNetwork(
+                "sync.now",
+                summary: "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
+                result: nowSchema
+            ) { _, session in
+                guard let service else { throw DomainError.upstreamUnavailable(reason: .syncOff) }
+                return round(store: store, service: service, logger: logger, session: session)
+            },
         ]
     }
 }

@@ -7,6 +7,9 @@ import Protocol
 struct NetworkSteps {
     let start: () throws -> Started
 
+    /// Thrown by `finish` when the work is not done: the steps run again, from `start`, before the answer.
+    struct Again: Error {}
+
     struct Started {
         /// Runs off the loop thread.
         let wait: @Sendable (Cancellation) -> Result<any Sendable, DomainError>
@@ -60,9 +63,16 @@ struct NetworkSteps {
         }
     }
 
-    /// The three steps in a row on this thread: for a batch (answered as one line) and an MCP tool call.
+    /// The three steps in a row on this thread (as often as `finish` asks): for a batch (answered as one
+    /// line) and an MCP tool call.
     func runInline() throws -> JSONValue {
-        let started = try start()
-        return try started.finish(try started.wait(Cancellation()).get())
+        while true {
+            let started = try start()
+            do {
+                return try started.finish(try started.wait(Cancellation()).get())
+            } catch is Again {
+                continue
+            }
+        }
     }
 }

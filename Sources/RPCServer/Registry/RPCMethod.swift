@@ -124,14 +124,23 @@ final class RPCMethod {
     func outcome<T>(logger: Logger, _ body: () throws -> T) -> Result<T, ServerError> {
         do {
             return .success(try body())
-        } catch let error as ServerError {
-            return .failure(error)
-        } catch let error as DomainError {
-            if case .storage(_, let detail) = error { logger.error("\(name): \(detail)") }
-            return .failure(ServerError(error))
         } catch {
+            return .failure(answer(for: error, logger: logger))
+        }
+    }
+
+    /// The error to answer with for `error` (a domain error translated; anything unexpected logged and
+    /// reported as an internal error).
+    func answer(for error: any Error, logger: Logger) -> ServerError {
+        switch error {
+        case let error as ServerError:
+            return error
+        case let error as DomainError:
+            if case .storage(_, let detail) = error { logger.error("\(name): \(detail)") }
+            return ServerError(error)
+        default:
             logger.error("internal error in \(name): \(error)")
-            return .failure(ServerError.internalError)
+            return ServerError.internalError
         }
     }
 }

@@ -75,6 +75,7 @@ METHODS: dict[str, str] = {
     'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.',
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
     'sync.status': 'Whether this device syncs (--sync), is connected, and how many local changes wait to go out; the last success and the last error in words.',
+    'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
     'rpc.discover': 'The OpenRPC document of every method, with JSON Schemas of params and results.',
@@ -351,6 +352,13 @@ class SyncStatusResult(TypedDict):
     schema: Literal['off', 'unknown', 'ok', 'missing', 'older', 'newer']
     lastSuccess: str | None
     lastError: str | None
+
+
+class SyncNowResult(TypedDict):
+    pushed: int
+    pulled: int
+    conflicts: int  # local versions kept as conflict copies
+    pending: int
 
 
 class Server(Namespace):
@@ -1670,6 +1678,24 @@ class Sync(Namespace):
         """
         return self._call('sync.status', None, progress, timeout)
 
+    def now(
+        self,
+        *,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncNowResult:
+        """Pushes every local change and pulls every other device's, then answers what it did (with progress
+        when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it
+        goes out later).
+
+        Args:
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `sync.now`; answers its result or raises its error.
+        """
+        return self._call('sync.now', None, progress, timeout)
+
 
 class Rpc(Namespace):
     """The `rpc.*` methods."""
@@ -2579,6 +2605,14 @@ if TYPE_CHECKING:
         ) -> Coroutine[Any, Any, SyncStatusResult]:
             ...
 
+        def now(
+            self,
+            *,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncNowResult]:
+            ...
+
 
     class AsyncRpc(Namespace):
         """The `rpc.*` methods."""
@@ -2772,5 +2806,6 @@ PATHS: tuple[str, ...] = (
     'import_',
     'search',
     'sync.status',
+    'sync.now',
     'rpc.discover',
 )

@@ -1,0 +1,20 @@
+/// Messages of sync with PostgreSQL.
+enum SyncMessages {
+    static let table: MessageCatalog.Table = [
+        "syncOff": [
+            .english: "Sync is off: start satchel with --sync URL",
+            .russian: "Синхронизация выключена: запустите satchel с --sync URL",
+            .japanese: "同期はオフです: satchel を --sync URL 付きで起動してください",
+        ],
+        "syncUnreachable": [
+            .english: "The sync server cannot be reached; your changes are kept and go out when it is back",
+            .russian: "Сервер синхронизации недоступен; изменения сохранены и уйдут, когда он вернётся",
+            .japanese: "同期サーバーに接続できません。変更は保存され、接続が戻ると送信されます",
+        ],
+        "syncSchema": [
+            .english: "The sync database is not ready: its owner must run satchel sync-setup",
+            .russian: "База синхронизации не готова: её владелец должен выполнить satchel sync-setup",
+            .japanese: "同期データベースの準備ができていません: 所有者が satchel sync-setup を実行する必要があります",
+        ],
+    ]
+}

@@ -1,0 +1,64 @@
+import Domain
+import Protocol
+import Sync
+
+/// Starts the rounds of sync the server runs by itself (SPEC §14): after local changes, and when the link
+/// says another device pushed or PostgreSQL is back. A round is a ``NetworkSteps`` job without an id, in
+/// the same line as the requests that wait on a network, so it never runs on the request path and never
+/// beside another round.
+///
+/// - Important: Used only on the thread that runs the server loop.
+final class SyncDriver {
+    private let service: SyncService
+    private let store: DataStore
+    private let dispatcher: RequestDispatcher
+    private let method: RPCMethod
+    private let logger: Logger
+    /// A round is in line or running.
+    private var busy = false
+    /// The newest change-log entry a round has been started for.
+    private var started: Int64 = -1
+    /// The link asked for a round (another device pushed; connected again).
+    private var asked = true
+    /// After a round failed: no round of our own accord before this (milliseconds, monotonic), unless asked.
+    private var quietUntil: Int64 = 0
+
+    init(service: SyncService, store: DataStore, dispatcher: RequestDispatcher, logger: Logger) {
+        self.service = service
+        self.store = store
+        self.dispatcher = dispatcher
+        self.logger = logger
+        method = dispatcher.registry["sync.now"]!
+    }
+
+    /// Readable when the link asks for a round.
+    var wakeDescriptor: Int32 { service.wakeDescriptor }
+
+    /// The link asked (its descriptor was readable).
+    func woken() {
+        service.drainWake()
+        asked = true
+    }
+
+    /// Starts a round when one may have something to do and none is in line (after each flush).
+    func nudge(now: Int64, into output: inout JSONWriter) {
+        guard !busy, service.status.schema == .ok else { return }
+        let newest = (try? store.changes.latestSequence()) ?? 0
+        let changedHere = newest > started
+        guard asked || (changedHere && now >= quietUntil) else { return }
+        busy = true
+        asked = false
+        started = newest
+        let totals = SyncMethods.Totals()
+        let steps = SyncMethods.round(store: store, service: service, logger: logger, session: nil, totals: totals)
+        dispatcher.waits.enqueue(
+            NetworkWaits.Job(id: nil, method: method, steps: steps, progress: nil) { [unowned self] in
+                self.busy = false
+                if !totals.finished {  // it failed: wait for the link to say it is back, or a while
+                    self.quietUntil = now + 10_000
+                    self.started = -1  // what it could not push is still to go
+                }
+            })
+        dispatcher.startWaits(into: &output)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Protocol
+import Sync
+import Testing
+
+/// SPEC §14 end to end: satchels on their own SQLite files sharing one real PostgreSQL 15 database, notes
+/// pushed, pulled and merged.
+@Suite struct SyncNotesTests {
+    /// A database with the schema made by its owner, and the login roles of `accounts`.
+    static func shared(_ accounts: [String]) throws -> TestDatabase {
+        let database = try SyncSchemaTests.cluster().database(accounts: accounts)
+        _ = try SyncSchema.setUp(try PGConnection(database.ownerURI))
+        return database
+    }
+
+    /// A device: a satchel on `file` (in a folder of its own) syncing as `account`, or not syncing.
+    final class Device {
+        let path: String
+        let uri: String?
+        var server: SatchelProcess
+        private var nextID = 100
+        /// The notifications read so far (`changed`, …).
+        var notifications: [JSONValue] = []
+
+        init(_ name: String, _ database: TestDatabase?, as account: String = "alice", folder: String) throws {
+            path = folder + "/\(name).sqlite"
+            uri = database?.uri(account)
+            server = try SatchelProcess(["--db", path] + (uri.map { ["--sync", $0] } ?? []))
+        }
+
+        /// The answer to `method`, skipping the notifications that come before it.
+        func call(_ method: String, _ params: JSONValue? = nil) -> JSONValue? {
+            nextID += 1
+            server.send(line: request(nextID, method, params))
+            while let message = server.readMessage(timeout: 15) {
+                if message["id"] == .integer(Int64(nextID)) { return message }
+                if message["method"] != nil { notifications.append(message) }
+            }
+            return nil
+        }
+
+        func titles() -> [String] {
+            (call("notes.list", ["limit": 500])?["result"]?["items"]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
+                .sorted()
+        }
+
+        /// Waits (up to 15 s) until this device's note titles are `expected`.
+        @discardableResult
+        func waitForTitles(_ expected: [String]) -> [String] {
+            let deadline = Date().addingTimeInterval(15)
+            var seen = titles()
+            while seen != expected.sorted() && Date() < deadline {
+                usleep(50_000)
+                seen = titles()
+            }
+            return seen
+        }
+
+        /// Waits until everything made here is in PostgreSQL.
+        func waitPushed() {
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                let status = call("sync.status")?["result"]
+                if status?["pending"] == 0 && status?["schema"] == "ok" { return }
+                usleep(50_000)
+            }
+        }
+
+        /// Ends the process, and starts it again (with or without sync) on the same file.
+        func restart(syncing: Bool) throws {
+            server.closeInput()
+            _ = server.waitForExit()
+            server = try SatchelProcess(["--db", path] + (syncing ? uri.map { ["--sync", $0] } ?? [] : []))
+        }
+    }
+
+    static func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "satchel-sync-notes-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aNoteMadeOnOneDeviceReachesTheOtherAndSoDoItsEditAndItsDeletion() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        #expect(desktop.call("changes.subscribe", ["domains": ["notes"]])?["result"] != nil)
+        let made = laptop.call("notes.create", ["title": "Groceries", "content": "milk"])?["result"]
+        let id = try #require(made?["id"]?.stringValue)
+        #expect(desktop.waitForTitles(["Groceries"]) == ["Groceries"])
+        // Live: a subscriber hears of it as of any change.
+        #expect(desktop.notifications.contains { $0["method"] == "changed" && $0["params"]?["id"] == .string(id) })
+        let copy = desktop.call("notes.get", ["id": .string(id)])?["result"]
+        #expect(copy?["content"] == "milk" && copy?["revision"] == made?["revision"])
+        #expect(copy?["color"] == made?["color"] && copy?["createdAt"] == made?["createdAt"])
+        // The desktop's change goes back the other way.
+        #expect(desktop.call("notes.update", ["id": .string(id), "title": "Groceries for Sunday"])?["result"] != nil)
+        #expect(laptop.waitForTitles(["Groceries for Sunday"]) == ["Groceries for Sunday"])
+        #expect(laptop.call("notes.delete", ["id": .string(id)])?["result"]?["deleted"] == true)
+        #expect(desktop.waitForTitles([]) == [])
+        laptop.waitPushed()
+        desktop.waitPushed()
+        let status = laptop.call("sync.status")?["result"]
+        #expect(status?["pending"] == 0 && status?["connected"] == true)
+        #expect(status?["lastError"] == .null)
+    }
+
+    @Test func editsMadeApartKeepTheLaterInPlaceAndTheOtherAsAConflictCopyOnEveryDevice() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        let id = try #require(laptop.call("notes.create", ["title": "Plan"])?["result"]?["id"]?.stringValue)
+        desktop.waitForTitles(["Plan"])
+        desktop.waitPushed()
+        // The desktop goes offline; both change the note.
+        try desktop.restart(syncing: false)
+        #expect(laptop.call("notes.update", ["id": .string(id), "title": "Plan from the laptop"])?["result"] != nil)
+        laptop.waitPushed()
+        #expect(desktop.call("notes.update", ["id": .string(id), "title": "Plan from the desktop"])?["result"] != nil)
+        // Back online: its version came later and stays in place; the laptop's is kept beside it.
+        try desktop.restart(syncing: true)
+        let expected = ["Plan from the desktop", "Plan from the laptop (conflict)"]
+        #expect(desktop.waitForTitles(expected) == expected)
+        #expect(laptop.waitForTitles(expected) == expected)
+        // The same copy on both (same id), and nothing more comes of it.
+        let ids = { (device: Device) in
+            (device.call("notes.list")?["result"]?["items"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.sorted()
+        }
+        laptop.waitPushed()
+        desktop.waitPushed()
+        #expect(ids(laptop) == ids(desktop))
+        #expect(ids(laptop).count == 2)
+    }
+
+    @Test func aDeletionThatHadNotSeenAnEditLosesToItOnEveryDevice() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        let id = try #require(laptop.call("notes.create", ["title": "Keep me"])?["result"]?["id"]?.stringValue)
+        desktop.waitForTitles(["Keep me"])
+        desktop.waitPushed()
+        try desktop.restart(syncing: false)
+        #expect(laptop.call("notes.delete", ["id": .string(id)])?["result"]?["deleted"] == true)
+        laptop.waitPushed()
+        #expect(desktop.call("notes.update", ["id": .string(id), "content": "an edit made offline"])?["result"] != nil)
+        try desktop.restart(syncing: true)
+        #expect(laptop.waitForTitles(["Keep me"]) == ["Keep me"])
+        #expect(desktop.waitForTitles(["Keep me"]) == ["Keep me"])
+        #expect(laptop.call("notes.get", ["id": .string(id)])?["result"]?["content"] == "an edit made offline")
+    }
+
+    @Test func anotherAccountNeverSeesTheseNotes() throws {
+        let database = try Self.shared(["alice", "bob"])
+        let folder = try Self.folder()
+        let alices = try Device("alice", database, as: "alice", folder: folder)
+        let bobs = try Device("bob", database, as: "bob", folder: folder)
+        #expect(alices.call("notes.create", ["title": "Alice's secret"])?["result"] != nil)
+        alices.waitPushed()
+        #expect(bobs.call("notes.create", ["title": "Bob's list"])?["result"] != nil)
+        bobs.waitPushed()
+        _ = bobs.call("sync.now")
+        #expect(bobs.titles() == ["Bob's list"])
+        _ = alices.call("sync.now")
+        #expect(alices.titles() == ["Alice's secret"])
+        // And PostgreSQL itself shows Bob's role none of Alice's rows.
+        let seen = try database.connect("bob").execute("SELECT DISTINCT account::text FROM satchel.changes")
+        #expect(seen == [[database.roles["bob"]]])
+    }
+
+    @Test func syncNowPushesAndPullsEverythingAndSaysWhatItDid() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        // Made offline, then synced on demand.
+        let laptop = try Device("laptop", nil, folder: folder)
+        for index in 0..<30 { _ = laptop.call("notes.create", ["title": .string("note \(index)")]) }
+        #expect(laptop.call("sync.now")?["error"]?["data"]?["reason"] == "syncOff")
+        laptop.server.closeInput()
+        _ = laptop.server.waitForExit()
+        let online = try Device("laptop", database, folder: folder)
+        let done = online.call("sync.now")?["result"]
+        #expect(done?["pending"] == 0)
+        let pushed = try database.connect("alice").execute("SELECT count(*) FROM satchel.changes")
+        #expect(pushed == [["30"]])
+        let desktop = try Device("desktop", database, folder: folder)
+        let pulled = desktop.call("sync.now")?["result"]
+        #expect(pulled?["pulled"] == 30)
+        #expect(desktop.titles().count == 30)
+    }
+}
