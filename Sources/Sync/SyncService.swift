@@ -147,7 +147,10 @@ public final class SyncService: Sendable {
     private func withRoundConnection<T>(_ body: (PGConnection) throws(PGError) -> T) throws(PGError) -> T {
         let box = try roundConnection.withLock { held throws(PGError) -> PGConnectionBox in
             if let held { return held }
-            let made = PGConnectionBox(try PGConnection(conninfo))
+            let connection = try PGConnection(conninfo)
+            // This device may push before the link has registered it.
+            try connection.execute("INSERT INTO satchel.devices(id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [device])
+            let made = PGConnectionBox(connection)
             held = made
             return made
         }

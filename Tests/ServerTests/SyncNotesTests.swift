@@ -179,6 +179,7 @@ import Testing
         #expect(laptop.call("sync.now")?["error"]?["data"]?["reason"] == "syncOff")
         laptop.server.closeInput()
         _ = laptop.server.waitForExit()
+        // At once after start: the round need not wait for the link to register the device.
         let online = try Device("laptop", database, folder: folder)
         let done = online.call("sync.now")?["result"]
         #expect(done?["pending"] == 0)

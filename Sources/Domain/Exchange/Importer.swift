@@ -83,13 +83,13 @@ final class Importer {
     }
 
     private lazy var lastNotePosition = Prepared(database, "SELECT max(position) FROM notes")
-    private lazy var insertNote = Prepared(
-        database,
-        """
+    /// A note row as it is, with its own id, times and revision (an import's, or one another device made).
+    static let insertNoteSQL = """
         INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position, created_at,
                           updated_at, revision)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-        """)
+        """
+    private lazy var insertNote = Prepared(database, Self.insertNoteSQL)
 
     func notes(_ each: Elements<ExchangeDocument.Note>) throws {
         var position = try nextPosition(lastNotePosition)

@@ -248,13 +248,7 @@ public final class SyncStateStore: Store {
 
     private lazy var noteExists = Prepared(database, "SELECT 1 FROM notes WHERE id = ?1")
     private lazy var lastNotePosition = Prepared(database, "SELECT max(position) FROM notes")
-    private lazy var insertNote = Prepared(
-        database,
-        """
-        INSERT INTO notes(id, title, content, hue, saturation, brightness, deadline, position, created_at,
-                          updated_at, revision)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-        """)
+    private lazy var insertNote = Prepared(database, Importer.insertNoteSQL)
     private lazy var updateNote = Prepared(
         database,
         """
