@@ -86,13 +86,13 @@ import Testing
         let laptop = try Device("laptop", database, folder: folder)
         let desktop = try Device("desktop", database, folder: folder)
         #expect(desktop.call("changes.subscribe", ["domains": ["notes"]])?["result"] != nil)
-        let made = laptop.call("notes.create", ["title": "Groceries", "content": "milk"])?["result"]
+        let made = laptop.call("notes.create", ["title": "Groceries", "content": "milk \"2 l\" \\ 🥛\nbread"])?["result"]
         let id = try #require(made?["id"]?.stringValue)
         #expect(desktop.waitForTitles(["Groceries"]) == ["Groceries"])
         // Live: a subscriber hears of it as of any change.
         #expect(desktop.notifications.contains { $0["method"] == "changed" && $0["params"]?["id"] == .string(id) })
         let copy = desktop.call("notes.get", ["id": .string(id)])?["result"]
-        #expect(copy?["content"] == "milk" && copy?["revision"] == made?["revision"])
+        #expect(copy?["content"] == made?["content"] && copy?["revision"] == made?["revision"])
         #expect(copy?["color"] == made?["color"] && copy?["createdAt"] == made?["createdAt"])
         // The desktop's change goes back the other way.
         #expect(desktop.call("notes.update", ["id": .string(id), "title": "Groceries for Sunday"])?["result"] != nil)
