@@ -8,10 +8,12 @@ import Domain
 import Protocol
 import Synchronization
 
-/// The requests of one connection that wait on a network (``RPCMethod/network``), one at a time in the
-/// order they came: each starts when the one before it has finished (so a second `messages.loadMore` reads
-/// where the first one stopped), waits on a thread of its own, and is finished on the loop thread when the
-/// loop sees ``wakeDescriptor`` readable.
+/// The requests of one connection that wait on a network (``RPCMethod/network``), in lanes: one per network
+/// (the message feed, PostgreSQL), named by the method's prefix. In a lane, one at a time in the order they
+/// came: each starts when the one before it has finished (so a second `messages.loadMore` reads where the
+/// first one stopped). Lanes do not wait for each other: a stuck sync never holds back a load from the
+/// feed. Each wait runs on a thread of its own and is finished on the loop thread when the loop sees
+/// ``wakeDescriptor`` readable.
 ///
 /// - Important: Used on the loop thread, except what a wait's thread does: hand in its result and wake.
 final class NetworkWaits {
@@ -26,6 +28,8 @@ final class NetworkWaits {
         var finish: ((any Sendable) throws -> JSONValue)?
         /// Called once it is over, however it ended (answered, failed, cancelled).
         let ended: (() -> Void)?
+        /// Its lane: the network it waits on (`messages`, `sync`).
+        var lane: Substring { method.name.prefix { $0 != "." } }
 
         init(
             id: RequestID?, method: RPCMethod, steps: NetworkSteps, progress: ProgressReporter?,
@@ -39,9 +43,9 @@ final class NetworkWaits {
         }
     }
 
-    /// Where a wait's thread hands in what it brought, and wakes the loop.
+    /// Where a wait's thread hands in what it brought (by its job), and wakes the loop.
     private final class Mailbox: Sendable {
-        let result = Mutex<Result<any Sendable, DomainError>?>(nil)
+        let results = Mutex<[(ObjectIdentifier, Result<any Sendable, DomainError>)]>([])
         /// Read end: readable once a result is in. Write end: for the waits' threads.
         let reader: Int32
         let writer: Int32
@@ -57,8 +61,8 @@ final class NetworkWaits {
             (reader, writer) = (ends[0], ends[1])
         }
 
-        func post(_ value: Result<any Sendable, DomainError>) {
-            result.withLock { $0 = value }
+        func post(_ job: ObjectIdentifier, _ value: Result<any Sendable, DomainError>) {
+            results.withLock { $0.append((job, value)) }
             var byte: UInt8 = 1
             _ = write(writer, &byte, 1)
         }
@@ -70,13 +74,20 @@ final class NetworkWaits {
     }
 
     private var queued: [Job] = []
-    private(set) var inFlight: Job?
+    /// The job in flight in each lane.
+    private var inFlight: [Substring: Job] = [:]
     private let mailbox = Mailbox()
     /// Readable once a wait has handed in its result.
     var wakeDescriptor: Int32 { mailbox.reader }
 
     /// Whether no request waits on a network, in line or in flight.
-    var isIdle: Bool { inFlight == nil && queued.isEmpty }
+    var isIdle: Bool { inFlight.isEmpty && queued.isEmpty }
+
+    /// Whether a request of the client's (one with an id) waits, in line or in flight; the server's own
+    /// rounds of sync do not count (at the end of input they are let go: what they did not push stays).
+    var hasRequestsWaiting: Bool {
+        queued.contains { $0.id != nil } || inFlight.values.contains { $0.id != nil && !$0.cancellation.isCancelled }
+    }
 
     func enqueue(_ job: Job) {
         queued.append(job)
@@ -88,28 +99,30 @@ final class NetworkWaits {
         queued.insert(job, at: 0)
     }
 
-    /// The next job to start, when none is in flight.
+    /// The next job to start: the first in line whose lane has none in flight.
     func next() -> Job? {
-        guard inFlight == nil, !queued.isEmpty else { return nil }
-        return queued.removeFirst()
+        guard let index = queued.firstIndex(where: { inFlight[$0.lane] == nil }) else { return nil }
+        return queued.remove(at: index)
     }
 
     /// Sends `job`'s wait to a thread of its own.
     func launch(_ job: Job, _ started: NetworkSteps.Started) {
         job.finish = started.finish
-        inFlight = job
-        let (wait, cancellation, mailbox) = (started.wait, job.cancellation, mailbox)
-        DispatchQueue.global().async { mailbox.post(wait(cancellation)) }
+        inFlight[job.lane] = job
+        let (wait, cancellation, mailbox, key) = (started.wait, job.cancellation, mailbox, ObjectIdentifier(job))
+        DispatchQueue.global().async { mailbox.post(key, wait(cancellation)) }
     }
 
-    /// The job in flight and what its wait brought, once it has come (the wake-up is consumed).
-    func takeArrived() -> (Job, Result<any Sendable, DomainError>)? {
+    /// The jobs whose waits are over, with what each brought (the wake-up is consumed).
+    func takeArrived() -> [(Job, Result<any Sendable, DomainError>)] {
         var drain = [UInt8](repeating: 0, count: 64)
         while read(mailbox.reader, &drain, drain.count) > 0 {}
-        guard let job = inFlight, let result = mailbox.result.withLock({ value in defer { value = nil }; return value })
-        else { return nil }
-        inFlight = nil
-        return (job, result)
+        let arrived = mailbox.results.withLock { results in defer { results = [] }; return results }
+        return arrived.compactMap { key, result in
+            guard let (lane, job) = inFlight.first(where: { ObjectIdentifier($0.value) == key }) else { return nil }
+            inFlight[lane] = nil
+            return (job, result)
+        }
     }
 
     /// Takes the request `id` out of line, or cancels its wait (whose result is then dropped); `nil` when
@@ -118,19 +131,17 @@ final class NetworkWaits {
         if let index = queued.firstIndex(where: { $0.id == id }) {
             return queued.remove(at: index)
         }
-        guard let job = inFlight, job.id == id, !job.cancellation.isCancelled else { return nil }
+        guard let job = inFlight.values.first(where: { $0.id == id }), !job.cancellation.isCancelled else { return nil }
         job.cancellation.cancel()
         return job
     }
 
-    /// Every job still waiting (in line, and the one in flight, whose wait is cancelled).
+    /// Every job still waiting (those in flight, whose waits are cancelled, and those in line).
     func cancelAll() -> [Job] {
-        var jobs = queued
+        var jobs = inFlight.values.filter { !$0.cancellation.isCancelled }
+        jobs.forEach { $0.cancellation.cancel() }
+        jobs += queued
         queued = []
-        if let job = inFlight, !job.cancellation.isCancelled {
-            job.cancellation.cancel()
-            jobs.insert(job, at: 0)
-        }
         return jobs
     }
 }

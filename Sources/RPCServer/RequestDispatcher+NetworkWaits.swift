@@ -40,7 +40,13 @@ extension RequestDispatcher {
     /// Finishes the request whose wait is over (when ``NetworkWaits/wakeDescriptor`` is readable), inside the
     /// loop's write group, and starts the next.
     func finishWaits(into output: inout JSONWriter) {
-        guard let (job, result) = waits.takeArrived() else { return }
+        for (job, result) in waits.takeArrived() {
+            finish(job, result, into: &output)
+        }
+        startWaits(into: &output)
+    }
+
+    private func finish(_ job: NetworkWaits.Job, _ result: Result<any Sendable, DomainError>, into output: inout JSONWriter) {
         // A cancelled request was answered when it was cancelled; what its wait brought is dropped.
         if !job.cancellation.isCancelled, let finish = job.finish {
             session.progress = job.progress
@@ -49,7 +55,6 @@ extension RequestDispatcher {
                 answer(job.id, .success(try finish(try result.get())), into: &output)
             } catch is NetworkSteps.Again {
                 waits.again(job)
-                startWaits(into: &output)
                 return
             } catch {
                 let failure = job.method.answer(for: error, logger: logger)
@@ -57,7 +62,6 @@ extension RequestDispatcher {
             }
         }
         job.ended?()
-        startWaits(into: &output)
     }
 
     /// Answers -32800 for each request the client cancelled that still waits.

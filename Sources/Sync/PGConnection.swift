@@ -31,9 +31,17 @@ public final class PGConnection {
     private let connection: OpaquePointer
 
     /// Connects with a libpq connection URI or `key=value` string; the password comes as libpq takes it
-    /// (the URI, `PGPASSWORD`, `~/.pgpass`), and never appears in an error.
+    /// (the URI, `PGPASSWORD`, `~/.pgpass`), and never appears in an error. A server that does not answer
+    /// is given up after 10 seconds, unless the URI says otherwise (`connect_timeout`).
     public init(_ conninfo: String) throws(PGError) {
-        guard let made = PQconnectdb(conninfo) else {
+        let keywords: [UnsafeMutablePointer<CChar>?] = [strdup("connect_timeout"), strdup("dbname"), nil]
+        let values: [UnsafeMutablePointer<CChar>?] = [strdup("10"), strdup(conninfo), nil]
+        defer { (keywords + values).forEach { free($0) } }
+        // The URI's own settings, expanded from `dbname`, override the default before it.
+        let names = keywords.map { $0.map { UnsafePointer($0) } }
+        let settings = values.map { $0.map { UnsafePointer($0) } }
+        let made = PQconnectdbParams(names, settings, 1)
+        guard let made else {
             throw PGError(kind: .connection, sqlState: nil, message: "could not start a PostgreSQL connection")
         }
         guard PQstatus(made) == CONNECTION_OK else {

@@ -169,4 +169,46 @@ import Darwin
         #expect(bad?["result"]?["isError"] == true)
         #expect(bad?["result"]?["structuredContent"]?["error"]?["code"] == -32602)
     }
+
+    /// A TCP port that takes connections and never says a word (a PostgreSQL that hangs), open until the
+    /// value is gone.
+    final class SilentPort {
+        let descriptor: Int32
+        let port: Int
+
+        init() throws {
+            let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(made, $0, length) }
+            }
+            listen(made, 16)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(made, $0, &length) }
+            }
+            descriptor = made
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    @Test func aSyncStuckOnItsServerHoldsBackNoLoadFromTheFeed() throws {
+        let silent = try SilentPort()
+        let feed = try FeedServer(["10"])
+        let server = try SatchelProcess([
+            "--memory", "--messages-feed", feed.url,
+            "--sync", "postgresql://anna@127.0.0.1:\(silent.port)/shared?connect_timeout=4",
+        ])
+        let started = Date()
+        Self.lines(server, request(1, "sync.now"), request(2, "messages.loadMore", ["limit": 2]))
+        let load = server.readMessage(timeout: 3)
+        #expect(load?["id"] == 2 && MessagesFeedTests.texts(load) == ["message 0", "message 1"])
+        #expect(Date().timeIntervalSince(started) < 3, "the load waited for the sync")
+        let sync = server.readMessage(timeout: 10)
+        #expect(sync?["id"] == 1 && sync?["error"]?["data"]?["reason"] == "syncUnreachable")
+    }
 }

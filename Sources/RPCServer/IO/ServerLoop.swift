@@ -107,8 +107,9 @@ final class ServerLoop {
                 sync.nudge(now: Self.monotonicMilliseconds(), into: &pending)
                 flush()
             }
-            // Input has ended: what still waits on a network is answered before the end.
-            if descriptors[0].fd < 0 && dispatcher.waits.isIdle { break }
+            // Input has ended: what the client still waits for on a network is answered before the end
+            // (a round of sync the server started itself is let go: what it did not push stays, to go later).
+            if descriptors[0].fd < 0 && !dispatcher.waits.hasRequestsWaiting { break }
             for index in descriptors.indices { descriptors[index].revents = 0 }
             // A subscribed connection also watches the database for other processes' commits, a few times a
             // second (a cheap indexed read); otherwise the loop sleeps until input or a signal arrives.
