@@ -9,12 +9,21 @@ import Darwin
 
 /// A real PostgreSQL 15 for the tests: `initdb` in a temporary folder, listening only on a Unix socket there,
 /// run as the `postgres` user when the tests run as root (PostgreSQL refuses root), stopped and removed when
-/// the test process ends. One cluster per test process; each test makes its own database and roles.
+/// the test process ends. One cluster is shared by the tests, each making its own database and roles; a
+/// test that stops PostgreSQL on purpose starts one of its own (``init()``).
 final class PostgresCluster: Sendable {
     static let binaries = "/usr/lib/postgresql/15/bin"
 
     /// The cluster, started on first use.
     static let shared: Result<PostgresCluster, ClusterError> = Result { () throws(ClusterError) in try PostgresCluster() }
+
+    /// The shared cluster, or the reason there is none.
+    static func sharedCluster() throws -> PostgresCluster {
+        switch shared {
+        case .success(let cluster): return cluster
+        case .failure(let error): throw error
+        }
+    }
 
     struct ClusterError: Error, CustomStringConvertible {
         let description: String
@@ -23,7 +32,7 @@ final class PostgresCluster: Sendable {
     /// The socket's folder (the `host` of a connection URI), and the data beside it.
     let folder: String
 
-    private init() throws(ClusterError) {
+    init() throws(ClusterError) {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else {
             throw ClusterError(description: "PostgreSQL 15 is not installed (Debian: apt-get install postgresql)")
         }
@@ -39,19 +48,36 @@ final class PostgresCluster: Sendable {
         chmod(folder, 0o700)
         try Self.asPostgres(
             ["initdb", "-D", folder + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
+        try start()
+        let first = Self.started.withLock { folders in
+            folders.append(folder)
+            return folders.count == 1
+        }
+        if first {
+            atexit {
+                for folder in PostgresCluster.started.withLock({ $0 }) {
+                    _ = try? PostgresCluster.asPostgres(["pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+                    try? FileManager.default.removeItem(atPath: folder)
+                }
+            }
+        }
+    }
+
+    /// Every cluster started, to stop and remove when the tests end.
+    private static let started = LockedFolders()
+
+    /// Starts the server (again, after ``stop()``), and waits until it takes connections.
+    func start() throws(ClusterError) {
         try Self.asPostgres([
             "pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-o",
             "-k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=200", "start",
         ])
-        Self.started = folder
-        atexit {
-            guard let folder = PostgresCluster.started else { return }
-            _ = try? PostgresCluster.asPostgres(["pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"])
-            try? FileManager.default.removeItem(atPath: folder)
-        }
     }
 
-    nonisolated(unsafe) private static var started: String?
+    /// Stops the server at once (`immediate`: as if its machine went away); its data stays.
+    func stop() throws(ClusterError) {
+        try Self.asPostgres(["pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+    }
 
     /// Runs one of PostgreSQL's programs, as the `postgres` user when this process is root. Spawned by hand,
     /// not with Foundation's `Process`: the server `pg_ctl` starts would inherit the socket `Process`
@@ -122,4 +148,12 @@ struct TestDatabase {
     func uri(_ account: String) -> String { cluster.uri(roles[account]!, name) }
 
     func connect(_ account: String) throws -> PGConnection { try PGConnection(uri(account)) }
+}
+
+/// The folders of the clusters started, behind a lock.
+final class LockedFolders: @unchecked Sendable {
+    private var folders: [String] = []
+    private let lock = NSLock()
+
+    func withLock<T>(_ body: (inout [String]) -> T) -> T { lock.withLock { body(&folders) } }
 }

@@ -5,12 +5,7 @@ import Testing
 /// SPEC §14 against a real PostgreSQL 15: `satchel sync-setup` makes the schema, and PostgreSQL itself keeps
 /// accounts apart, whatever SQL an account's role runs.
 @Suite struct SyncSchemaTests {
-    static func cluster() throws -> PostgresCluster {
-        switch PostgresCluster.shared {
-        case .success(let cluster): return cluster
-        case .failure(let error): throw error
-        }
-    }
+    static func cluster() throws -> PostgresCluster { try PostgresCluster.sharedCluster() }
 
     /// A database with the schema, and a device of each account registered.
     static func prepared(_ accounts: [String]) throws -> (TestDatabase, [String: String]) {
