@@ -258,16 +258,16 @@ def hints(tool):
 
 def test_every_tool_says_what_it_does_to_data():
     """MCP tool annotations on every tool: reads are read-only, deletes and the file tools destructive, the
-    message feed the only open world; and an output schema for the structured content."""
+    message feed and PostgreSQL (sync) the only open world; and an output schema for the structured content."""
     async def scenario(session, _):
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         for name, tool in tools.items():
             assert tool.annotations is not None, name
             assert all(isinstance(value, bool) for value in hints(tool).values()), name
             assert field(tool, "output_schema")["type"] == "object", name
-            assert hints(tool)["open_world_hint"] == (name == "messages_loadMore"), name
+            assert hints(tool)["open_world_hint"] == (name in ("messages_loadMore", "sync_now")), name
             reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "server_describeError",
-                                                                 "changes_since")
+                                                                 "changes_since", "sync_status")
             assert hints(tool)["read_only_hint"] == reads, name
             if reads:
                 assert not hints(tool)["destructive_hint"] and hints(tool)["idempotent_hint"], name
