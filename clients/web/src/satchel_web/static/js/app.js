@@ -10,6 +10,7 @@ import * as messages from './messages.js';
 import * as notes from './notes.js';
 import * as board from './board.js';
 import * as data from './data.js';
+import { syncState } from './sync-state.js';
 
 const modules = { moments, reminders, messages, notes, board };
 // Which app shows a search hit of each domain.
@@ -82,6 +83,7 @@ async function changeLanguage(next) {
   translatePage();
   await rpc.call('initialize', { locale: next, clientInfo: { name: 'satchel-web' } });
   for (const screen of Object.values(screens)) screen.translate?.();
+  sync.translate();
   await retranslateErrors(rpc);
   screens[currentApp]?.refresh?.();
 }
@@ -138,6 +140,7 @@ async function ready() {
   } else {
     for (const screen of Object.values(screens)) screen.refresh?.();
   }
+  sync.refresh();
 }
 
 rpc.onStatus((status) => {
@@ -146,6 +149,7 @@ rpc.onStatus((status) => {
 });
 rpc.onChange((event) => {
   for (const screen of Object.values(screens)) screen.changed?.(event);
+  sync.refresh();
 });
 
 setLanguage(localStorage.getItem('satchel.language') || 'en');
@@ -154,6 +158,7 @@ languageSelect.value = language();
 languageSelect.addEventListener('change', () => {
   changeLanguage(languageSelect.value).catch((error) => console.warn('the language could not be changed', error));
 });
+const sync = syncState(document.getElementById('sync-state'), rpc);
 translatePage();
 setupTabs();
 setupSearch();

@@ -1,0 +1,38 @@
+"""The header says how sync stands (`--sync`): hidden without it; offline, with the changes that wait,
+in the person's language, and what went wrong as its title (never a password)."""
+from __future__ import annotations
+
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+UNREACHABLE = "postgresql://anna:hunter2@127.0.0.1:9/shared?connect_timeout=2"
+
+
+def sync_state(page) -> tuple[bool, str, str]:
+    return page.driver.execute_script(
+        "const s = document.getElementById('sync-state'); return [s.hidden, s.textContent, s.title];")
+
+
+def test_without_sync_the_header_says_nothing_of_it(bridge, page):
+    page.open("notes")
+    page.wait_until(lambda: page.driver.execute_script("return document.body.dataset.state") == "ready")
+    assert sync_state(page)[0] is True
+
+
+def test_offline_the_header_says_so_and_counts_what_waits_in_the_persons_language(bridge_factory, page_factory):
+    bridge = bridge_factory("--sync", UNREACHABLE)
+    page = page_factory(on=bridge)
+    page.open("notes")
+    page.wait_until(lambda: sync_state(page)[1] == "Offline", timeout=15, message="Offline shown")
+    hidden, _, title = sync_state(page)
+    assert not hidden
+    assert "anna@127.0.0.1/shared" in title and "hunter2" not in title
+    page.click("section[data-app='notes'] button[aria-label='New note']")
+    page.wait_for("dialog .note-editor")
+    page.driver.switch_to.active_element.send_keys("Made offline", Keys.ENTER)
+    page.wait_gone("dialog")
+    page.wait_until(lambda: sync_state(page)[1] == "Offline · 1 waiting", message="the note waits")
+    Select(page.find("#language")).select_by_value("ru")
+    page.wait_until(lambda: sync_state(page)[1] == "Нет связи · ждут: 1", message="in Russian")
+    page.screenshot("sync-offline-ru")
+    assert page.console_errors() == []
