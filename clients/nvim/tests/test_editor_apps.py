@@ -105,7 +105,21 @@ def test_checkhealth_reports_the_binary_version_database_and_protocol(editor):
     editor.nvim.command("checkhealth satchel")
     text = "\n".join(editor.lines())
     assert "binary: " in text and "version: " in text and str(editor.db) in text and "ping answered" in text
+    assert "sync: off" in text
     assert "ERROR" not in text
+
+
+def test_checkhealth_says_where_it_syncs_and_why_it_is_offline_without_the_password(editor_factory):
+    editor = editor_factory(setup=False)
+    url = "postgresql://anna:hunter2@127.0.0.1:9/shared?connect_timeout=2"
+    editor.nvim.exec_lua("require('satchel').setup(...)",
+                         {"cmd": [find_binary(), "--sync", url], "db": str(editor.db)})
+    editor.nvim.command("Satchel notes")
+    time.sleep(1.0)  # the link's first try fails at once: nobody listens on port 9
+    editor.nvim.command("checkhealth satchel")
+    text = "\n".join(editor.lines())
+    assert "sync: anna@127.0.0.1/shared as anna" in text, text
+    assert "offline" in text and "hunter2" not in text
 
 
 def test_no_satchel_outlives_its_editor_and_a_dead_one_is_reported_and_restarted(editor_factory):

@@ -44,6 +44,26 @@ function M.check()
   else
     report.ok('protocol: ping answered; ' .. vim.inspect(info.counts):gsub('%s+', ' '))
   end
+  M.check_sync(rpc, report)
+end
+
+-- Sync with PostgreSQL (`--sync URL` in `cmd`): off, or where it syncs and how it stands.
+function M.check_sync(rpc, report)
+  local err, sync = rpc.request_sync('sync.status', nil, 2000)
+  if err then
+    return report.warn('sync: the server does not say (' .. (err.message or '') .. ')')
+  end
+  if not sync.enabled then
+    return report.info('sync: off (add --sync URL to cmd to sync through PostgreSQL)')
+  end
+  local where = ('sync: %s as %s, device %s'):format(sync.server, sync.account or '?', sync.device)
+  if sync.connected and sync.schema == 'ok' then
+    report.ok(('%s; %d change(s) to push'):format(where, sync.pending))
+  elseif sync.connected then
+    report.warn(('%s; the schema is %s: %s'):format(where, sync.schema, sync.lastError or ''))
+  else
+    report.warn(('%s; offline, %d change(s) waiting: %s'):format(where, sync.pending, sync.lastError or 'not connected yet'))
+  end
 end
 
 return M
