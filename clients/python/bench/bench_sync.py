@@ -15,20 +15,14 @@ import argparse
 import os
 import pathlib
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 from satchel_client import Satchel, find_binary
 
-PG = pathlib.Path("/usr/lib/postgresql/15/bin")
-
-
-def as_postgres(*command: str) -> None:
-    prefix = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
-    subprocess.run([*prefix, *command], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   cwd="/tmp")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
+from postgres_cluster import Cluster  # noqa: E402  (the tests' throwaway PostgreSQL)
 
 
 def main() -> None:
@@ -38,26 +32,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     options = parser.parse_args()
     binary = find_binary(options.binary)
-    cluster = tempfile.mkdtemp(prefix="satchel-pg-bench-")
-    if os.getuid() == 0:
-        shutil_owner = subprocess.run(["id", "-u", "postgres"], capture_output=True, text=True).stdout.strip()
-        os.chown(cluster, int(shutil_owner), -1)
-    os.chmod(cluster, 0o700)
-    as_postgres(str(PG / "initdb"), "-D", f"{cluster}/data", "-A", "trust", "-U", "postgres", "--no-sync",
-                "-E", "UTF8", "--locale=C")
-    as_postgres(str(PG / "pg_ctl"), "-D", f"{cluster}/data", "-l", f"{cluster}/log", "-w", "-o",
-                f"-k {cluster} -c listen_addresses='' -c fsync=off", "start")
+    cluster = Cluster()
     try:
-        def psql(sql: str) -> None:
-            subprocess.run(["psql", "-h", cluster, "-U", "postgres", "-d", "postgres", "-c", sql], check=True,
-                           stdout=subprocess.DEVNULL)
-
-        psql("CREATE ROLE owner LOGIN")
-        psql("CREATE DATABASE shared OWNER owner")
-        psql("CREATE ROLE anna LOGIN")
-        subprocess.run([binary, "sync-setup", f"postgresql:///shared?host={cluster}&user=owner"], check=True,
-                       stdout=subprocess.DEVNULL)
-        url = f"postgresql:///shared?host={cluster}&user=anna"
+        _, uris = cluster.database(binary, ["anna"])
+        url = uris["anna"]
         with tempfile.TemporaryDirectory() as folder:
             a_db, b_db = os.path.join(folder, "a.sqlite"), os.path.join(folder, "b.sqlite")
             with Satchel(binary, db=a_db) as offline:
@@ -95,8 +73,7 @@ def main() -> None:
         print(f"propagation to a subscribed device over {len(delays)} notes: p50 {statistics.median(delays) * 1000:.1f} ms, "
               f"p99 {p99 * 1000:.1f} ms, max {delays[-1] * 1000:.1f} ms")
     finally:
-        as_postgres(str(PG / "pg_ctl"), "-D", f"{cluster}/data", "-m", "immediate", "-w", "stop")
-        subprocess.run(["rm", "-rf", cluster], check=False)
+        cluster.stop()
 
 
 if __name__ == "__main__":

@@ -87,3 +87,18 @@ def test_the_ten_line_script_prints_what_another_process_changes(tmp_path):
     finally:
         watcher.terminate()
         watcher.wait(10)
+
+
+def test_the_sync_example_with_a_real_postgresql(tmp_path, monkeypatch):
+    from postgres_cluster import Cluster
+    from satchel_client import find_binary
+
+    cluster = Cluster()
+    try:
+        _, uris = cluster.database(find_binary(), ["anna"])
+        source = blocks("## Two devices, one account").replace("postgresql://anna@db.example/satchel", uris["anna"])
+        assert uris["anna"] in source
+        printed = run(source, tmp_path, monkeypatch)
+    finally:
+        cluster.stop()
+    assert printed == "['Groceries']\nTrue 0\n"
