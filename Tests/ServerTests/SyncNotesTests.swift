@@ -243,4 +243,70 @@ import Darwin
         #expect(desktop.call("server.info")?["result"]?["counts"]?["notes"] == 2000)
         #expect(online.call("server.info")?["result"]?["counts"]?["notes"] == 2000)
     }
+
+    /// Every note a device has, as (id, title, content), sorted: what must end equal on every device.
+    static func contents(_ device: Device) -> [String] {
+        (device.call("notes.list", ["limit": 500])?["result"]?["items"]?.arrayValue ?? []).map {
+            "\($0["id"]?.stringValue ?? "")|\($0["title"]?.stringValue ?? "")|\($0["content"]?.stringValue ?? "")"
+        }.sorted()
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func threeDevicesEditingAtRandomWhileGoingOnAndOfflineEndTheSame(seed: UInt64) throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let devices = try ["laptop", "desktop", "phone"].map { try Device($0, database, folder: folder) }
+        var online = [true, true, true]
+        var random = SeededRandom(seed: seed)
+        var made = 0
+        for _ in 0..<6 {
+            // One device may change whether it syncs (going offline keeps what it has: the file stays).
+            let switching = Int(random.next() % 3)
+            online[switching].toggle()
+            try devices[switching].restart(syncing: online[switching])
+            for (index, device) in devices.enumerated() {
+                for _ in 0..<3 {
+                    let ids = Self.contents(device).map { String($0.split(separator: "|")[0]) }
+                    switch (random.next() % 4, ids.isEmpty) {
+                    case (0, _), (_, true):
+                        made += 1
+                        _ = device.call("notes.create", ["title": .string("made \(made) on \(index)")])
+                    case (1, false):
+                        _ = device.call("notes.delete", ["id": .string(ids[Int(random.next() % UInt64(ids.count))])])
+                    default:
+                        let id = ids[Int(random.next() % UInt64(ids.count))]
+                        _ = device.call("notes.update", ["id": .string(id), "content": .string("edit \(random.next() % 1000) on \(index)")])
+                    }
+                }
+            }
+            usleep(100_000)
+        }
+        for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
+        // Everyone pushes and pulls until nothing moves: every device ends with the same notes.
+        var states: [[String]] = []
+        for _ in 0..<6 {
+            for device in devices { _ = device.call("sync.now") }
+            states = devices.map(Self.contents)
+            if states.allSatisfy({ $0 == states[0] }) { break }
+        }
+        #expect(states[1] == states[0], "desktop and laptop differ (seed \(seed))")
+        #expect(states[2] == states[0], "phone and laptop differ (seed \(seed))")
+        #expect(!states[0].isEmpty)
+        for device in devices { #expect(device.call("sync.status")?["result"]?["pending"] == 0) }
+    }
+}
+
+/// A small generator with a seed, so a failing run can be run again as it was (SplitMix64).
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -320,8 +320,9 @@ enum Migrations {
         """,
         // 10: what this database knows of sync (SPEC §14): its device id, made once, and how far it has
         // pushed and pulled; the change log's entries that came from other devices (never pushed back); and
-        // per entity, the row of the shared log its version here stands on (`known`) and this device's
-        // last push of it not yet seen back in the log (`awaiting`, its change-log entry).
+        // per entity, the shared log's version of it (`state`, JSON, none when deleted) and the row that
+        // made it (`known`), and this device's last push of it not yet seen back in the log (`awaiting`,
+        // its change-log entry).
         """
         CREATE TABLE sync_state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         CREATE TABLE sync_skip(seq INTEGER PRIMARY KEY);
@@ -330,6 +331,7 @@ enum Migrations {
             entity TEXT NOT NULL,
             known INTEGER NOT NULL DEFAULT 0,
             awaiting INTEGER,
+            state TEXT,
             PRIMARY KEY(domain, entity)
         ) WITHOUT ROWID;
         """,

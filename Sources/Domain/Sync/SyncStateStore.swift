@@ -120,20 +120,27 @@ public final class SyncStateStore: Store {
         FROM notes WHERE id = ?1
         """)
     private lazy var selectEntity = Prepared(
-        database, "SELECT known, awaiting FROM sync_entities WHERE domain = ?1 AND entity = ?2")
+        database, "SELECT known, awaiting, state FROM sync_entities WHERE domain = ?1 AND entity = ?2")
+    private lazy var setAwaiting = Prepared(
+        database,
+        """
+        INSERT INTO sync_entities(domain, entity, awaiting) VALUES (?1, ?2, ?3)
+        ON CONFLICT(domain, entity) DO UPDATE SET awaiting = ?3
+        """)
     private lazy var upsertEntity = Prepared(
         database,
         """
-        INSERT INTO sync_entities(domain, entity, known, awaiting) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4
+        INSERT INTO sync_entities(domain, entity, known, awaiting, state) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5
         """)
 
-    /// Where an entity stands: the log row its version here is (`known`, 0: none), and this device's push
-    /// of it not yet seen back (`awaiting`).
-    private func entity(_ domain: String, _ id: String) throws -> (known: Int64, awaiting: Int64?) {
+    /// Where an entity stands: the row of the shared log that made the log's version of it (`known`, 0:
+    /// none), that version (`state`, JSON; none when deleted or unknown), and this device's push of it not
+    /// yet seen back (`awaiting`).
+    private func entity(_ domain: String, _ id: String) throws -> (known: Int64, awaiting: Int64?, state: String?) {
         try selectEntity.first([.text(domain), .text(id)]) { row in
-            (row.int64(0), row.isNull(1) ? nil : row.int64(1))
-        } ?? (0, nil)
+            (row.int64(0), row.isNull(1) ? nil : row.int64(1), row.textOrNil(2))
+        } ?? (0, nil, nil)
     }
 
     /// The next changes to push (at most `limit` change-log entries), each entity once, at its newest entry,
@@ -200,8 +207,7 @@ public final class SyncStateStore: Store {
             try group.transaction {
                 guard through > (try number("pushed")) else { return }
                 for row in rows {
-                    try upsertEntity.run(
-                        [.text(row.domain), .text(row.entity), .integer(row.base ?? 0), .integer(row.deviceSeq)])
+                    try setAwaiting.run([.text(row.domain), .text(row.entity), .integer(row.deviceSeq)])
                 }
                 try upsert.run([.text("pushed"), .text(String(through))])
                 try forgetSkipped.run([.integer(through)])
@@ -215,9 +221,12 @@ public final class SyncStateStore: Store {
     private lazy var pendingOfEntity = Prepared(
         database,
         """
-        SELECT 1 FROM changes WHERE seq > ?1 AND domain = ?2 AND entity_id = ?3
+        SELECT 1 FROM changes WHERE seq > ?1 AND seq <= ?4 AND domain = ?2 AND entity_id = ?3
         AND seq NOT IN (SELECT seq FROM sync_skip) LIMIT 1
         """)
+    /// The change log's last entry before the pull being applied: what the pull itself logs is not this
+    /// device's own.
+    private var localThrough: Int64 = 0
 
     /// Applies rows pulled from the shared log (in its order, this device's own among them), and moves
     /// `pulled` to `through`, in one transaction: a pull cut short by a crash is applied again, whole, by
@@ -228,6 +237,7 @@ public final class SyncStateStore: Store {
                 var summary = PullSummary()
                 guard through > (try number("pulled")) else { return summary }
                 let before = try newestSeq.integer() ?? 0
+                localThrough = before
                 let pushed = try number("pushed")
                 for row in rows {
                     do {
@@ -246,7 +256,6 @@ public final class SyncStateStore: Store {
         }
     }
 
-    private lazy var noteExists = Prepared(database, "SELECT 1 FROM notes WHERE id = ?1")
     private lazy var lastNotePosition = Prepared(database, "SELECT max(position) FROM notes")
     private lazy var insertNote = Prepared(database, Importer.insertNoteSQL)
     private lazy var updateNote = Prepared(
@@ -258,90 +267,101 @@ public final class SyncStateStore: Store {
         """)
     private lazy var deleteNote = Prepared(database, "DELETE FROM notes WHERE id = ?1")
 
+    /// Applies one row of the shared log. First to the log's own version of the entity, which every device
+    /// works out alike (the same rows in the same order, the same rules), conflict copies included; then
+    /// this device's note follows the log's version, unless this device has a version of its own that the
+    /// log has not shown back yet (it stays, and goes out).
     private func applyOne(_ row: PulledRow, pushed: Int64, summary: inout PullSummary) throws {
         guard row.domain == ChangeDomain.notes.rawValue else {
             if !row.own { summary.skipped.append("row \(row.seq): \(row.domain) does not sync yet") }
             return
         }
-        let (known, awaiting) = try entity(row.domain, row.entity)
-        if row.own {
-            // This device's push, back from the log: its version here now stands on that row.
-            let still: SQLValue = awaiting == nil || awaiting == row.deviceSeq ? .null : .integer(awaiting!)
-            try upsertEntity.run([.text(row.domain), .text(row.entity), .integer(row.seq), still])
-            return
+        let (known, awaiting, state) = try entity(row.domain, row.entity)
+        let logVersion = try state.map { try JSONDecoder().decode(ExchangeDocument.Note.self, from: Data($0.utf8)) }
+        // The writer of this row had not seen the log's version before it: both changed it apart.
+        let overwritesUnseen = logVersion != nil && known > (row.base ?? 0)
+        var newVersion = logVersion
+        var newKnown = known
+        if row.op == "put" {
+            guard let body = row.body else { throw DomainError.validation(reason: .invalidDocument, field: "body") }
+            let incoming = try JSONDecoder().decode(ExchangeDocument.Note.self, from: Data(body.utf8))
+            try ImportCheck.note(incoming, at: 0)
+            guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
+            if overwritesUnseen, let logVersion, !Self.sameContent(logVersion, incoming) {
+                // The later stays in place; the one it overwrote is kept beside it.
+                try keepCopy(of: logVersion, overwrittenAt: known, pushed: pushed, summary: &summary)
+            }
+            (newVersion, newKnown) = (incoming, row.seq)
+        } else if !overwritesUnseen {
+            (newVersion, newKnown) = (nil, row.seq)
+        }  // else: a deletion that had not seen an edit loses to it
+        let stillAwaiting = row.own && awaiting == row.deviceSeq ? nil : awaiting
+        try upsertEntity.run(
+            [
+                .text(row.domain), .text(row.entity), .integer(newKnown), stillAwaiting.map { .integer($0) } ?? .null,
+                try newVersion.map { .text(String(decoding: try JSONEncoder.sorted.encode($0), as: UTF8.self)) } ?? .null,
+            ])
+        if try follows(row.entity, awaiting: stillAwaiting, pushed: pushed) {
+            try materialize(row.entity, newVersion, summary: &summary)
         }
-        // A version of this device's that the log has not shown back yet (pushed, or still to push) came
-        // later than this row: it stays in place.
-        let pendingHere = try pendingOfEntity.integer([.integer(pushed), .text(row.domain), .text(row.entity)]) != nil
-        let mineLater = awaiting != nil || pendingHere
-        // The writer of this row had not seen the version in place here.
-        let overwritesUnseen = known > (row.base ?? 0)
-        let now = clock.nowMilliseconds()
-        let current = try note(row.entity)
-        guard row.op == "put" else {
-            // A deletion loses to an edit it had not seen.
-            guard !mineLater, !overwritesUnseen, current != nil else { return }
-            try deleteNote.run([.text(row.entity)])
-            try changes.record(.notes, .deleted, id: row.entity, at: now)
-            try upsertEntity.run([.text(row.domain), .text(row.entity), .integer(row.seq), .null])
+    }
+
+    /// Whether this device's note follows the log's version: it has none of its own still unseen by the log.
+    private func follows(_ id: String, awaiting: Int64?, pushed: Int64) throws -> Bool {
+        guard awaiting == nil else { return false }
+        return try pendingOfEntity.integer(
+            [.integer(pushed), .text(ChangeDomain.notes.rawValue), .text(id), .integer(localThrough)]) == nil
+    }
+
+    /// Makes this device's note `id` the log's `version` (deleted when `nil`), when it is not that already.
+    private func materialize(_ id: String, _ version: ExchangeDocument.Note?, summary: inout PullSummary) throws {
+        let current = try note(id)
+        guard let version else {
+            guard current != nil else { return }
+            try deleteNote.run([.text(id)])
+            try changes.record(.notes, .deleted, id: id, at: clock.nowMilliseconds())
             summary.applied += 1
             return
         }
-        guard let body = row.body else { throw DomainError.validation(reason: .invalidDocument, field: "body") }
-        let incoming = try JSONDecoder().decode(ExchangeDocument.Note.self, from: Data(body.utf8))
-        try ImportCheck.note(incoming, at: 0)
-        guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
-        if mineLater, let current {
-            // Theirs came first and ours overwrote it unseen: theirs is kept beside ours.
-            if !Self.sameContent(current, incoming) {
-                try keepCopy(of: incoming, overwrittenAt: row.seq, now: now, summary: &summary)
-            }
-            return
-        }
-        if overwritesUnseen, let current, !Self.sameContent(current, incoming) {
-            try keepCopy(of: current, overwrittenAt: known, now: now, summary: &summary)
-        }
+        if let current, Self.sameContent(current, version), current.revision == version.revision { return }
         let fields: [SQLValue] = [
-            .text(incoming.title), .text(incoming.content), .real(incoming.color.hue),
-            .real(incoming.color.saturation), .real(incoming.color.brightness),
-            ImportCheck.time(incoming.deadline).map { .integer($0) } ?? .null,
+            .text(version.title), .text(version.content), .real(version.color.hue), .real(version.color.saturation),
+            .real(version.color.brightness), ImportCheck.time(version.deadline).map { .integer($0) } ?? .null,
         ]
+        let updatedAt = ImportCheck.time(version.updatedAt) ?? clock.nowMilliseconds()
         if current != nil {
-            try updateNote.run(
-                [.text(incoming.id)] + fields + [
-                    .integer(ImportCheck.time(incoming.updatedAt)!), .integer(incoming.revision),
-                ])
-            try changes.record(.notes, .updated, id: incoming.id, at: now)
+            try updateNote.run([.text(id)] + fields + [.integer(updatedAt), .integer(version.revision)])
+            try changes.record(.notes, .updated, id: id, at: clock.nowMilliseconds())
         } else {
             try insertNote.run(
-                [.text(incoming.id)] + fields + [
+                [.text(id)] + fields + [
                     .integer((try lastNotePosition.integer() ?? 0) + OrderedList.gap),
-                    .integer(ImportCheck.time(incoming.createdAt)!), .integer(ImportCheck.time(incoming.updatedAt)!),
-                    .integer(incoming.revision),
+                    .integer(ImportCheck.time(version.createdAt) ?? updatedAt), .integer(updatedAt),
+                    .integer(version.revision),
                 ])
-            try changes.record(.notes, .created, id: incoming.id, at: now)
+            try changes.record(.notes, .created, id: id, at: clock.nowMilliseconds())
         }
-        try upsertEntity.run([.text(row.domain), .text(row.entity), .integer(row.seq), .null])
         summary.applied += 1
     }
 
-    /// Keeps `version` as a note of its own that says it is a conflict copy. Its id comes from the entity's
-    /// and the log row that was overwritten, so every device makes the same copy (and makes it once).
+    /// Keeps `version` as a note of its own that says it is a conflict copy. It is made from the log alone
+    /// (its id from the entity's and the overwritten row's, its times the version's), so every device makes
+    /// the same copy, once, and never pushes it; from then on it is a note like any other.
     private func keepCopy(
-        of version: ExchangeDocument.Note, overwrittenAt seq: Int64, now: Int64, summary: inout PullSummary
+        of version: ExchangeDocument.Note, overwrittenAt seq: Int64, pushed: Int64, summary: inout PullSummary
     ) throws {
-        let id = "\(version.id)-conflict-\(seq)"
-        guard try noteExists.integer([.text(id)]) == nil else { return }
-        try insertNote.run(
+        var copy = version
+        copy.id = "\(version.id)-conflict-\(seq)"
+        copy.title = Self.conflictTitle(version.title)
+        copy.revision = 1
+        guard try entity(ChangeDomain.notes.rawValue, copy.id).known == 0 else { return }
+        try upsertEntity.run(
             [
-                .text(id), .text(Self.conflictTitle(version.title)), .text(version.content), .real(version.color.hue),
-                .real(version.color.saturation), .real(version.color.brightness),
-                ImportCheck.time(version.deadline).map { .integer($0) } ?? .null,
-                .integer((try lastNotePosition.integer() ?? 0) + OrderedList.gap),
-                .integer(ImportCheck.time(version.createdAt) ?? now), .integer(now), .integer(1),
+                .text(ChangeDomain.notes.rawValue), .text(copy.id), .integer(seq), .null,
+                .text(String(decoding: try JSONEncoder.sorted.encode(copy), as: UTF8.self)),
             ])
-        try changes.record(.notes, .created, id: id, at: now)
-        summary.copies.append(id)
+        if try follows(copy.id, awaiting: nil, pushed: pushed) { try materialize(copy.id, copy, summary: &summary) }
+        summary.copies.append(copy.id)
     }
 
     static func sameContent(_ a: ExchangeDocument.Note, _ b: ExchangeDocument.Note) -> Bool {
