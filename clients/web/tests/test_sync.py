@@ -36,3 +36,40 @@ def test_offline_the_header_says_so_and_counts_what_waits_in_the_persons_languag
     page.wait_until(lambda: sync_state(page)[1] == "Нет связи · ждут: 1", message="in Russian")
     page.screenshot("sync-offline-ru")
     assert page.console_errors() == []
+
+
+def test_a_note_made_on_another_device_appears_without_reloading(bridge_factory, page_factory, tmp_path):
+    import pathlib
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
+    from postgres_cluster import Cluster
+
+    from satchel_client import Satchel, find_binary
+
+    cluster = Cluster()
+    try:
+        _, uris = cluster.database(find_binary(), ["anna"])
+        bridge = bridge_factory("--sync", uris["anna"])
+        page = page_factory(on=bridge)
+        page.open("notes")
+        page.wait_until(lambda: sync_state(page)[1] == "Synced", timeout=15, message="Synced shown")
+        with Satchel(db=str(tmp_path / "phone.sqlite"), args=["--sync", uris["anna"]]) as phone:
+            phone.notes.create(title="Written on the phone")
+            phone.sync.now()
+            page.wait_until(lambda: "Written on the phone" in page.texts("section[data-app='notes'] li.note"),
+                            timeout=15, message="the phone's note in the list")
+        # And back: a note made in the page reaches the phone's database.
+        page.click("section[data-app='notes'] button[aria-label='New note']")
+        page.wait_for("dialog .note-editor")
+        page.driver.switch_to.active_element.send_keys("Written in the browser", Keys.ENTER)
+        page.wait_gone("dialog")
+        with Satchel(db=str(tmp_path / "phone.sqlite"), args=["--sync", uris["anna"]]) as phone:
+            phone.sync.now()
+            titles = sorted(note["title"] for note in phone.notes.list()["items"])
+        assert titles == ["Written in the browser", "Written on the phone"]
+        page.wait_until(lambda: sync_state(page)[1] == "Synced", message="nothing left to sync")
+        page.screenshot("sync-from-another-device")
+        assert page.console_errors() == []
+    finally:
+        cluster.stop()
