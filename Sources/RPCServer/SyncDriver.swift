@@ -4,8 +4,8 @@ import Sync
 
 /// Starts the rounds of sync the server runs by itself (SPEC §14): after local changes, and when the link
 /// says another device pushed or PostgreSQL is back. A round is a ``NetworkSteps`` job without an id, in
-/// the same line as the requests that wait on a network, so it never runs on the request path and never
-/// beside another round.
+/// the sync lane of the requests that wait on a network (with `sync.now`), so it never runs on the request
+/// path, never beside another round, and never holds back a load from the message feed.
 ///
 /// - Important: Used only on the thread that runs the server loop.
 final class SyncDriver {
