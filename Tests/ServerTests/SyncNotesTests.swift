@@ -244,6 +244,35 @@ import Darwin
         #expect(online.call("server.info")?["result"]?["counts"]?["notes"] == 2000)
     }
 
+    @Test func aRowThatBreaksARuleIsSkippedWithItsReasonLoggedAndTheRestApplied() throws {
+        let database = try Self.shared(["alice"])
+        // Another "device" of Alice's writes rows by hand: a title past the limit, a body that is no note,
+        // and a good note after them.
+        let other = try database.connect("alice")
+        let device = UUID().uuidString.lowercased()
+        try other.execute("INSERT INTO satchel.devices(id) VALUES ($1)", [device])
+        let note = { (id: String, title: String) in
+            #"{"id":"\#(id)","title":"\#(title)","content":"","color":{"hue":0,"saturation":0,"brightness":1},"createdAt":"2026-11-26T00:00:00.000Z","updatedAt":"2026-11-26T00:00:00.000Z","revision":1}"#
+        }
+        let rows: [(String, String)] = [
+            ("note_long", note("note_long", String(repeating: "x", count: 501))),
+            ("note_odd", #"{"what": "not a note"}"#),
+            ("note_good", note("note_good", "Fine")),
+        ]
+        for (index, (entity, body)) in rows.enumerated() {
+            try other.execute(
+                "INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body) VALUES ($1, $2, 'notes', $3, 'put', $4::jsonb)",
+                [device, String(index + 1), entity, body])
+        }
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        #expect(laptop.call("sync.now")?["result"]?["pending"] == 0)
+        #expect(laptop.titles() == ["Fine"])
+        let logged = laptop.server.standardError()
+        #expect(logged.contains("note_long") && logged.contains("note_odd"), "\(logged)")
+        #expect(!logged.contains("note_good"))
+    }
+
     /// Every note a device has, as (id, title, content), sorted: what must end equal on every device.
     static func contents(_ device: Device) -> [String] {
         (device.call("notes.list", ["limit": 500])?["result"]?["items"]?.arrayValue ?? []).map {
