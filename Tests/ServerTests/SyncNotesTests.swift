@@ -188,8 +188,12 @@ import Darwin
         _ = laptop.server.waitForExit()
         // At once after start: the round need not wait for the link to register the device.
         let online = try Device("laptop", database, folder: folder)
-        let done = online.call("sync.now")?["result"]
+        let done = online.call("sync.now", ["_meta": ["progressToken": 7]])?["result"]
         #expect(done?["pending"] == 0)
+        // Asked for, progress is reported as it goes.
+        #expect(online.notifications.contains {
+            $0["method"] == "notifications/progress" && $0["params"]?["progressToken"] == 7
+        })
         let pushed = try database.connect("alice").execute("SELECT count(*) FROM satchel.changes")
         #expect(pushed == [["30"]])
         // A new device: sync.now brings what its own first round has not yet brought.
