@@ -35,6 +35,9 @@ def test_offline_the_header_says_so_and_counts_what_waits_in_the_persons_languag
     Select(page.find("#language")).select_by_value("ru")
     page.wait_until(lambda: sync_state(page)[1] == "Нет связи · ждут: 1", message="in Russian")
     page.screenshot("sync-offline-ru")
+    page.resize(390)
+    assert not sync_state(page)[0]
+    page.screenshot("sync-offline-ru-390")
     assert page.console_errors() == []
 
 
