@@ -76,7 +76,7 @@ public final class DataStore {
         board = BoardStore(context)
         exchange = Exchange(context)
         search = SearchIndex(database: database, group: group)
-        sync = SyncStateStore(context)
+        sync = SyncStateStore(context, images: images)
     }
 
     private let ids: any IDGenerator

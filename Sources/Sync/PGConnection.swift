@@ -61,12 +61,62 @@ public final class PGConnection {
     /// The role this connection logged in as: the account.
     public var user: String { PQuser(connection).map { String(cString: $0) } ?? "" }
 
+    /// A statement's value: text, or bytes sent as they are (`bytea`, without doubling them into hex).
+    public enum Parameter {
+        case text(String?)
+        case bytes([UInt8])
+    }
+
     /// Runs one statement; answers its rows, each value as text (`nil` for NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> [[String?]] {
-        let result = Self.withCStrings(parameters) { values in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        try run(sql, parameters.map { .text($0) }, binary: false) { result, row, column in
+            String(cString: PQgetvalue(result, row, column))
         }
+    }
+
+    /// Runs one statement; answers its rows, each value as PostgreSQL's binary form (`bytea`: its bytes).
+    @discardableResult
+    public func executeBinary(_ sql: String, _ parameters: [Parameter]) throws(PGError) -> [[[UInt8]?]] {
+        try run(sql, parameters, binary: true) { result, row, column in
+            let length = Int(PQgetlength(result, row, column))
+            return PQgetvalue(result, row, column).withMemoryRebound(to: UInt8.self, capacity: length) {
+                [UInt8](UnsafeBufferPointer(start: $0, count: length))
+            }
+        }
+    }
+
+    private func run<Value>(
+        _ sql: String, _ parameters: [Parameter], binary: Bool,
+        _ value: (OpaquePointer, Int32, Int32) -> Value
+    ) throws(PGError) -> [[Value?]] {
+        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
+            switch parameter {
+            case .text(let text): text.map { strdup($0) } ?? nil
+            case .bytes(let bytes):
+                bytes.withUnsafeBufferPointer { buffer in
+                    let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(buffer.count, 1))
+                    buffer.withMemoryRebound(to: CChar.self) { copy.update(from: $0.baseAddress!, count: buffer.count) }
+                    return copy
+                }
+            }
+        }
+        defer {
+            for (parameter, copy) in zip(parameters, copies) {
+                if case .bytes = parameter { copy?.deallocate() } else { free(copy) }
+            }
+        }
+        let lengths = parameters.map { parameter -> Int32 in
+            if case .bytes(let bytes) = parameter { return Int32(bytes.count) }
+            return 0
+        }
+        let formats = parameters.map { parameter -> Int32 in
+            if case .bytes = parameter { return 1 }
+            return 0
+        }
+        let result = PQexecParams(
+            connection, sql, Int32(parameters.count), nil, copies.map { $0.map { UnsafePointer($0) } }, lengths,
+            formats, binary ? 1 : 0)
         guard let result else {
             throw PGError(kind: .connection, sqlState: nil, message: Self.words(PQerrorMessage(connection)))
         }
@@ -75,12 +125,11 @@ public final class PGConnection {
         case PGRES_COMMAND_OK:
             return []
         case PGRES_TUPLES_OK:
-            let rows = Int(PQntuples(result))
-            let columns = Int(PQnfields(result))
+            let rows = Int32(PQntuples(result))
+            let columns = Int32(PQnfields(result))
             return (0..<rows).map { row in
                 (0..<columns).map { column in
-                    PQgetisnull(result, Int32(row), Int32(column)) != 0
-                        ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                    PQgetisnull(result, row, column) != 0 ? nil : value(result, row, column)
                 }
             }
         default:
@@ -130,12 +179,6 @@ public final class PGConnection {
             .map { $0.drop(while: \.isWhitespace) }
             .filter { !$0.isEmpty }
             .joined(separator: "; ")
-    }
-
-    private static func withCStrings<R>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        let copies: [UnsafeMutablePointer<CChar>?] = values.map { $0.map { strdup($0) } ?? nil }
-        defer { copies.forEach { free($0) } }
-        return body(copies.map { $0.map { UnsafePointer($0) } })
     }
 }
 

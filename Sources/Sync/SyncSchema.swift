@@ -10,7 +10,7 @@
 /// A superuser bypasses row-level security: no device may use one.
 public enum SyncSchema {
     /// The version this satchel reads and writes.
-    public static let version = 1
+    public static let version = 2
 
     /// Domains every account of the database shares.
     public static let sharedDomains = ["messages", "board", "votes"]
@@ -86,7 +86,11 @@ public enum SyncSchema {
             "REVOKE ALL ON satchel.meta, satchel.devices, satchel.changes, satchel.images FROM PUBLIC",
             "GRANT SELECT ON satchel.meta TO PUBLIC",
             "GRANT SELECT, INSERT ON satchel.devices, satchel.changes, satchel.images TO PUBLIC",
-        ]
+        ],
+        [
+            // The fields a row changed since its `base` (merging takes those; none: every field).
+            "ALTER TABLE satchel.changes ADD COLUMN fields text[]"
+        ],
     ]
 
     /// What `satchel sync-setup` did.

@@ -86,29 +86,65 @@ public final class SyncService: Sendable {
 
     // MARK: A round
 
-    /// What a round's pull brought: other devices' rows, the last row looked at, and whether there may be more.
+    /// What a round brought: other devices' rows, the last row looked at, and whether there may be more;
+    /// the images asked for (by SHA-256, those PostgreSQL has); and the images the rows to push show that
+    /// PostgreSQL lacks (`needUpload`: then nothing was pushed or pulled, the round goes again with them).
     public struct Pulled: Sendable {
         public var rows: [PulledRow]
         public var through: Int64
         public var more: Bool
+        public var fetched: [(sha256: String, bytes: [UInt8])] = []
+        public var needUpload: [String] = []
     }
 
-    /// Pushes `rows` (in one transaction, under the lock that keeps the log's order that of its commits;
-    /// a row pushed before adds nothing), tells the listening devices, then pulls what other devices
-    /// pushed after `after` (at most `limit` rows).
-    public func exchange(_ rows: [PushRow], after: Int64, limit: Int) throws(DomainError) -> Pulled {
+    /// Uploads `uploads` (image bytes by content, each once per account), fetches the images `fetch` names,
+    /// then, once every image the rows show is in PostgreSQL, pushes `rows` (in one transaction, under the
+    /// lock that keeps the log's order that of its commits; a row pushed before adds nothing), tells the
+    /// listening devices, and pulls what was pushed after `after` (at most `limit` rows).
+    public func exchange(
+        _ rows: [PushRow], uploads: [(sha256: String, bytes: [UInt8])] = [], fetch: [String] = [], after: Int64,
+        limit: Int
+    ) throws(DomainError) -> Pulled {
         do {
             return try withRoundConnection { connection throws(PGError) in
+                if !uploads.isEmpty {
+                    try connection.transaction { () throws(PGError) in
+                        for upload in uploads {
+                            try connection.executeBinary(
+                                "INSERT INTO satchel.images(sha256, data) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                                [.text(upload.sha256), .bytes(upload.bytes)])
+                        }
+                    }
+                }
+                var fetched: [(String, [UInt8])] = []
+                if !fetch.isEmpty {
+                    for values in try connection.executeBinary(
+                        "SELECT sha256, data FROM satchel.images WHERE sha256 = ANY($1::text[])", [.text(Self.array(fetch))])
+                    {
+                        guard let name = values[0], let bytes = values[1] else { continue }
+                        fetched.append((String(decoding: name, as: UTF8.self), bytes))
+                    }
+                }
+                let shown = Set(rows.flatMap(\.images))
+                if !shown.isEmpty {
+                    let present = try connection.execute(
+                        "SELECT sha256 FROM satchel.images WHERE sha256 = ANY($1::text[])", [Self.array(Array(shown))])
+                    let absent = shown.subtracting(present.compactMap { $0[0] })
+                    if !absent.isEmpty {
+                        return Pulled(rows: [], through: after, more: false, fetched: fetched, needUpload: absent.sorted())
+                    }
+                }
                 if !rows.isEmpty {
                     try connection.transaction { () throws(PGError) in
                         try connection.execute("SELECT pg_advisory_xact_lock(hashtext('satchel changes'))")
                         // All rows in one statement: one round trip, however many.
                         try connection.execute(
                             """
-                            INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body, base)
-                            SELECT $1, r.device_seq, r.domain, r.entity, r.op, r.body, r.base
+                            INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body, base, fields)
+                            SELECT $1, r.device_seq, r.domain, r.entity, r.op, r.body, r.base, r.fields
                             FROM jsonb_to_recordset($2::jsonb)
-                                AS r(device_seq bigint, domain text, entity text, op text, body jsonb, base bigint)
+                                AS r(device_seq bigint, domain text, entity text, op text, body jsonb, base bigint,
+                                     fields text[])
                             ORDER BY r.device_seq
                             ON CONFLICT (device, device_seq) DO NOTHING
                             """,
@@ -118,7 +154,8 @@ public final class SyncService: Sendable {
                 }
                 let found = try connection.execute(
                     """
-                    SELECT seq, device::text, device_seq, domain, entity, op, body::text, base
+                    SELECT seq, device::text, device_seq, domain, entity, op, body::text, base,
+                           array_to_string(fields, ',')
                     FROM satchel.changes WHERE seq > $1 ORDER BY seq LIMIT $2
                     """,
                     [String(after), String(limit)])
@@ -129,12 +166,13 @@ public final class SyncService: Sendable {
                     through = max(through, seq)
                     pulled.append(
                         PulledRow(
-                            seq: seq, own: values[1] == device, deviceSeq: Int64(values[2] ?? "") ?? 0,
-                            domain: values[3] ?? "", entity: values[4] ?? "", op: values[5] ?? "", body: values[6],
-                            base: values[7].flatMap { Int64($0) }))
+                            seq: seq, device: values[1] ?? "", own: values[1] == device,
+                            deviceSeq: Int64(values[2] ?? "") ?? 0, domain: values[3] ?? "", entity: values[4] ?? "",
+                            op: values[5] ?? "", body: values[6], base: values[7].flatMap { Int64($0) },
+                            fields: values[8].map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }))
                 }
                 update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.connected = true }
-                return Pulled(rows: pulled, through: through, more: found.count == limit)
+                return Pulled(rows: pulled, through: through, more: found.count == limit, fetched: fetched)
             }
         } catch {
             update { $0.lastError = "\(target): \(error.message)" }
@@ -143,13 +181,20 @@ public final class SyncService: Sendable {
         }
     }
 
+    /// Hex digests as a PostgreSQL array literal (`{a,b}`).
+    static func array(_ hashes: [String]) -> String {
+        "{" + hashes.filter { $0.allSatisfy(\.isHexDigit) }.joined(separator: ",") + "}"
+    }
+
     /// `rows` as one JSON array of objects (each body, already JSON, as it is).
     static func json(_ rows: [PushRow]) -> String {
         var text = "["
         for (index, row) in rows.enumerated() {
             if index > 0 { text += "," }
             text += #"{"device_seq":\#(row.deviceSeq),"domain":"\#(escaped(row.domain))","entity":"\#(escaped(row.entity))","#
-            text += #""op":"\#(escaped(row.op))","body":\#(row.body ?? "null"),"base":\#(row.base.map { String($0) } ?? "null")}"#
+            text += #""op":"\#(escaped(row.op))","body":\#(row.body ?? "null"),"base":\#(row.base.map { String($0) } ?? "null"),"#
+            let fields = row.fields.map { "[" + $0.map { "\"\(escaped($0))\"" }.joined(separator: ",") + "]" }
+            text += #""fields":\#(fields ?? "null")}"#
         }
         return text + "]"
     }

@@ -78,6 +78,12 @@ public final class ImageStore: Store {
         return try results.withLock { $0 }.map { result throws(DomainError) in try result!.get() }
     }
 
+    /// Checks and prepares image bytes that came from elsewhere (another device, through sync) as a
+    /// person's are: any thread.
+    public static func prepare(bytes: [UInt8], maximumBytes: Int) throws(DomainError) -> PreparedImage {
+        try prepare(.bytes(bytes), field: "image", maximumBytes: maximumBytes)
+    }
+
     private static func prepare(_ input: ImageInput, field: String, maximumBytes: Int) throws(DomainError)
         -> PreparedImage
     {
@@ -333,7 +339,7 @@ public final class ImageStore: Store {
 
     private lazy var selectBySHA256 = Prepared(database, "SELECT \(Self.columns) FROM images WHERE sha256 = ?1")
 
-    private func find(sha256: String) throws -> ImageRecord? {
+    func find(sha256: String) throws -> ImageRecord? {
         try selectBySHA256.first([.text(sha256)]) {
             Self.record($0)
         }

@@ -335,6 +335,9 @@ enum Migrations {
             PRIMARY KEY(domain, entity)
         ) WITHOUT ROWID;
         """,
+        // 11: per synced entity, the row of the shared log that last changed each of its fields (and on which
+        // device): what merging a change made apart needs.
+        "ALTER TABLE sync_entities ADD COLUMN fields TEXT;",
     ]
 
     /// The schema version this build writes.

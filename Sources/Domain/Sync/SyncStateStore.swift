@@ -2,21 +2,26 @@ import Foundation
 
 /// One local change on its way to PostgreSQL: the entity's state now (or its deletion), numbered by the
 /// change-log entry that sent it, so pushing it again adds nothing twice; `base`, the row of the shared log
-/// its version here stood on.
+/// its version here stood on; `fields`, the fields it changed since that version (all, for a new entity).
 public struct PushRow: Sendable, Equatable {
     public var deviceSeq: Int64
     public var domain: String
     public var entity: String
     /// `put` or `delete`.
     public var op: String
-    /// The entity as the export writes it (JSON), for `put`.
+    /// The entity's version (JSON), for `put`.
     public var body: String?
     public var base: Int64?
+    public var fields: [String]?
+    /// The images the version shows, by content (SHA-256): in PostgreSQL before the row is.
+    public var images: [String] = []
 }
 
 /// One row of the shared log, as a pull brings it.
 public struct PulledRow: Sendable, Equatable {
     public var seq: Int64
+    /// The device that pushed it.
+    public var device: String
     /// Pushed by this device (`deviceSeq`: its change-log entry).
     public var own: Bool
     public var deviceSeq: Int64
@@ -25,12 +30,15 @@ public struct PulledRow: Sendable, Equatable {
     public var op: String
     public var body: String?
     public var base: Int64?
+    /// The fields it changed since `base` (`nil`: every field, as rows from before fields were kept).
+    public var fields: [String]?
 
     public init(
-        seq: Int64, own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String, body: String?,
-        base: Int64?
+        seq: Int64, device: String, own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String,
+        body: String?, base: Int64?, fields: [String]? = nil
     ) {
         self.seq = seq
+        self.device = device
         self.own = own
         self.deviceSeq = deviceSeq
         self.domain = domain
@@ -38,6 +46,7 @@ public struct PulledRow: Sendable, Equatable {
         self.op = op
         self.body = body
         self.base = base
+        self.fields = fields
     }
 }
 
@@ -48,22 +57,40 @@ public struct PullSummary: Sendable, Equatable {
     public var copies: [String] = []
     /// Rows that break a rule (the reason of each, for the log): skipped, never a crash.
     public var skipped: [String] = []
+    /// Images (SHA-256) the next rows show that are neither here nor fetched: the pull stopped before the
+    /// first row that needs one, and goes on once they are fetched.
+    public var missingImages: [String] = []
 }
 
 /// What this database knows of sync (SPEC §14): its device id, made once per database; how far it has
 /// pushed its change log (`pushed`) and pulled the shared one (`pulled`); which change-log entries came
-/// from other devices (`sync_skip`: never pushed back); and per entity, the row of the shared log its
-/// version stands on. It reads what to push and applies what was pulled, on the server loop's thread, each
-/// in one step: the network part runs elsewhere.
+/// from other devices (`sync_skip`: never pushed back); and per entity, the log's version of it, the row
+/// that made it and which row last changed each of its fields. It reads what to push and applies what was
+/// pulled, on the server loop's thread, each in one step: the network part runs elsewhere.
 ///
 /// Merging follows the shared log's order, so every device ends the same (docs/protocol.md, "Sync"): a
-/// version pushed without having seen the version before it in the log (both changed while apart) wins in
-/// place, and the version it overwrote is kept as a conflict copy ("… (conflict)"), which every device
-/// makes alike from the log (its id is the entity's and the overwritten row's); a deletion that had not
-/// seen an edit loses to it; a version this device has not yet seen back in the log stays in place.
+/// row takes the fields it changed into the log's version. When a content field it changed had been
+/// changed by another device after the version the row stood on (both changed it while apart), notes,
+/// photos and diary posts keep the version it overwrote as a conflict copy ("… (conflict)", made alike by
+/// every device from the log, its id the entity's and the overwritten row's); reminders let the later
+/// change win that field. A deletion that had not seen an edit loses to it; a version this device has not
+/// yet seen back in the log stays in place.
 public final class SyncStateStore: Store {
     /// The domains whose changes sync today.
-    public static let syncedDomains: [ChangeDomain] = [.notes]
+    public static let syncedDomains: [ChangeDomain] = [.notes, .photos, .diary, .reminders]
+
+    private let images: ImageStore
+    private lazy var notes = SyncedNotes(context)
+    private lazy var photos = SyncedPhotos(context)
+    private lazy var diary = SyncedDiary(context)
+    private lazy var reminders = SyncedReminders(context)
+    private let context: StoreContext
+
+    init(_ context: StoreContext, images: ImageStore) {
+        self.context = context
+        self.images = images
+        super.init(context)
+    }
 
     private lazy var select = Prepared(database, "SELECT value FROM sync_state WHERE key = ?1")
     private lazy var upsert = Prepared(
@@ -113,14 +140,8 @@ public final class SyncStateStore: Store {
         SELECT seq, domain, entity_id FROM changes WHERE seq > ?1 AND seq NOT IN (SELECT seq FROM sync_skip)
         ORDER BY seq LIMIT ?2
         """)
-    private lazy var selectNote = Prepared(
-        database,
-        """
-        SELECT id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision
-        FROM notes WHERE id = ?1
-        """)
     private lazy var selectEntity = Prepared(
-        database, "SELECT known, awaiting, state FROM sync_entities WHERE domain = ?1 AND entity = ?2")
+        database, "SELECT known, awaiting, state, fields FROM sync_entities WHERE domain = ?1 AND entity = ?2")
     private lazy var setAwaiting = Prepared(
         database,
         """
@@ -130,26 +151,54 @@ public final class SyncStateStore: Store {
     private lazy var upsertEntity = Prepared(
         database,
         """
-        INSERT INTO sync_entities(domain, entity, known, awaiting, state) VALUES (?1, ?2, ?3, ?4, ?5)
-        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5
+        INSERT INTO sync_entities(domain, entity, known, awaiting, state, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5, fields = ?6
         """)
 
-    /// Where an entity stands: the row of the shared log that made the log's version of it (`known`, 0:
-    /// none), that version (`state`, JSON; none when deleted or unknown), and this device's push of it not
-    /// yet seen back (`awaiting`).
-    private func entity(_ domain: String, _ id: String) throws -> (known: Int64, awaiting: Int64?, state: String?) {
-        try selectEntity.first([.text(domain), .text(id)]) { row in
-            (row.int64(0), row.isNull(1) ? nil : row.int64(1), row.textOrNil(2))
-        } ?? (0, nil, nil)
+    /// Which row of the log last changed a field, and on which device.
+    struct FieldStamp: Codable, Equatable {
+        var seq: Int64
+        var device: String
     }
 
+    /// Where an entity stands in the log: the row that made the log's version of it (`known`, 0: none), that
+    /// version (`state`, JSON; none when deleted or unknown), the row that last changed each field, and this
+    /// device's push of it not yet seen back (`awaiting`).
+    private struct Entity {
+        var known: Int64 = 0
+        var awaiting: Int64?
+        var state: String?
+        var stamps: [String: FieldStamp] = [:]
+    }
+
+    private func entity(_ domain: String, _ id: String) throws -> Entity {
+        try selectEntity.first([.text(domain), .text(id)]) { row in
+            Entity(
+                known: row.int64(0), awaiting: row.isNull(1) ? nil : row.int64(1), state: row.textOrNil(2),
+                stamps: try row.textOrNil(3).map { try JSONDecoder().decode([String: FieldStamp].self, from: Data($0.utf8)) }
+                    ?? [:])
+        } ?? Entity()
+    }
+
+    private func save(_ domain: String, _ id: String, _ entity: Entity) throws {
+        try upsertEntity.run(
+            [
+                .text(domain), .text(id), .integer(entity.known), entity.awaiting.map { .integer($0) } ?? .null,
+                entity.state.map { .text($0) } ?? .null,
+                .text(String(decoding: try JSONEncoder.sorted.encode(entity.stamps), as: UTF8.self)),
+            ])
+    }
+
+    /// Images pushed in one round at most, in bytes: a round with photos stays a bounded size.
+    public static let imageBytesPerRound = 48 << 20
+
     /// The next changes to push (at most `limit` change-log entries), each entity once, at its newest entry,
-    /// with its state now; `through`: the last entry looked at (entries of domains that do not sync yet
-    /// are passed over).
+    /// with its state now and the fields it changed since the log's version; `through`: the last entry
+    /// looked at (entries of domains that do not sync are passed over).
     public func pushBatch(limit: Int) throws(DomainError) -> (rows: [PushRow], through: Int64) {
         try storage {
             try database.readTransaction {
-                var newest: [String: (seq: Int64, domain: ChangeDomain)] = [:]
+                var newest: [String: (seq: Int64, domain: ChangeDomain, id: String)] = [:]
                 var order: [String] = []
                 var through = try number("pushed")
                 try selectToPush.forEachRow([.integer(through), .integer(Int64(limit))]) { row in
@@ -159,42 +208,58 @@ public final class SyncStateStore: Store {
                     }
                     let key = domain.rawValue + "/" + row.text(2)
                     if newest[key] == nil { order.append(key) }
-                    newest[key] = (row.int64(0), domain)
+                    newest[key] = (row.int64(0), domain, row.text(2))
                 }
                 var rows: [PushRow] = []
                 for key in order {
-                    let (seq, domain) = newest[key]!
-                    let id = String(key.dropFirst(domain.rawValue.count + 1))
-                    let body = try state(domain, id)
-                    let known = try entity(domain.rawValue, id).known
-                    rows.append(
-                        PushRow(
-                            deviceSeq: seq, domain: domain.rawValue, entity: id, op: body == nil ? "delete" : "put",
-                            body: body, base: known == 0 ? nil : known))
+                    let (seq, domain, id) = newest[key]!
+                    if let row = try pushRow(domain, id, seq: seq) { rows.append(row) }
                 }
                 return (rows.sorted { $0.deviceSeq < $1.deviceSeq }, through)
             }
         }
     }
 
-    /// The entity's state as JSON, or `nil` when it is gone.
-    private func state(_ domain: ChangeDomain, _ id: String) throws -> String? {
+    private func pushRow(_ domain: ChangeDomain, _ id: String, seq: Int64) throws -> PushRow? {
         switch domain {
-        case .notes:
-            guard let note = try note(id) else { return nil }
-            return String(decoding: try JSONEncoder.sorted.encode(note), as: UTF8.self)
-        default:
-            return nil
+        case .notes: try pushRow(notes, id, seq: seq)
+        case .photos: try pushRow(photos, id, seq: seq)
+        case .diary: try pushRow(diary, id, seq: seq)
+        case .reminders: try pushRow(reminders, id, seq: seq)
+        default: nil
         }
     }
 
-    private func note(_ id: String) throws -> ExchangeDocument.Note? {
-        try selectNote.first([.text(id)]) { row in
-            ExchangeDocument.Note(
-                id: row.text(0), title: row.text(1), content: row.text(2),
-                color: .init(hue: row.double(3), saturation: row.double(4), brightness: row.double(5)),
-                deadline: Exchange.time(row.int64OrNil(6)), createdAt: Exchange.time(row.int64(7)),
-                updatedAt: Exchange.time(row.int64(8)), revision: row.int64(9))
+    private func pushRow<D: SyncDomain>(_ kind: D, _ id: String, seq: Int64) throws -> PushRow? {
+        let known = try entity(kind.domain.rawValue, id)
+        let base = known.known == 0 ? nil : known.known
+        switch try kind.read(id) {
+        case .hidden:
+            return nil
+        case .gone:
+            return PushRow(deviceSeq: seq, domain: kind.domain.rawValue, entity: id, op: "delete", body: nil, base: base)
+        case .version(let version):
+            let logVersion = try known.state.map(kind.decode)
+            return PushRow(
+                deviceSeq: seq, domain: kind.domain.rawValue, entity: id, op: "put", body: try version.encoded(),
+                base: base, fields: version.changedFields(since: logVersion), images: version.images)
+        }
+    }
+
+    private lazy var imageData = Prepared(database, "SELECT data FROM images WHERE sha256 = ?1")
+
+    /// The bytes of the images with these contents that are here, as many as fit in one round (at least one).
+    public func imageBytes(_ hashes: [String]) throws(DomainError) -> [(sha256: String, bytes: [UInt8])] {
+        try storage {
+            var found: [(String, [UInt8])] = []
+            var total = 0
+            for sha256 in hashes {
+                guard let bytes = try imageData.first([.text(sha256)], { $0.blob(0) }) else { continue }
+                if !found.isEmpty && total + bytes.count > Self.imageBytesPerRound { break }
+                found.append((sha256, bytes))
+                total += bytes.count
+            }
+            return found
         }
     }
 
@@ -228,150 +293,175 @@ public final class SyncStateStore: Store {
     /// device's own.
     private var localThrough: Int64 = 0
 
+    /// How many images one pull asks to fetch at most before it goes on.
+    static let imagesPerFetch = 8
+
     /// Applies rows pulled from the shared log (in its order, this device's own among them), and moves
     /// `pulled` to `through`, in one transaction: a pull cut short by a crash is applied again, whole, by
     /// the next one. What it changes is logged as having come from elsewhere (never pushed back).
-    public func apply(_ rows: [PulledRow], through: Int64) throws(DomainError) -> PullSummary {
+    ///
+    /// A row whose images are neither here nor in `fetched` stops the pull before it (`missingImages` says
+    /// which to fetch); one whose images were asked for (`tried`) and are not in PostgreSQL is skipped.
+    public func apply(
+        _ rows: [PulledRow], through: Int64, fetched: [String: PreparedImage] = [:], tried: Set<String> = []
+    ) throws(DomainError) -> PullSummary {
         try storage {
             try group.transaction {
                 var summary = PullSummary()
-                guard through > (try number("pulled")) else { return summary }
+                let pulled = try number("pulled")
+                guard through > pulled else { return summary }
                 let before = try newestSeq.integer() ?? 0
                 localThrough = before
                 let pushed = try number("pushed")
-                for row in rows {
+                let images = SyncImages(store: self.images, fetched: fetched)
+                var reached = through
+                for (index, row) in rows.enumerated() where row.seq > pulled {
+                    let missing = try missingImages(row, images)
+                    if !missing.isEmpty && !missing.allSatisfy(tried.contains) {
+                        summary.missingImages = try missingImages(in: rows[index...], images)
+                        reached = row.seq - 1
+                        break
+                    }
                     do {
-                        try applyOne(row, pushed: pushed, summary: &summary)
-                    } catch let error as DomainError {
-                        summary.skipped.append("row \(row.seq) (\(row.domain) \(row.entity)): \(error)")
-                    } catch let error as DecodingError {
-                        summary.skipped.append(
-                            "row \(row.seq) (\(row.domain) \(row.entity)): body\(ExchangeDocument.path(of: error)) is not readable")
+                        guard missing.isEmpty else {
+                            throw DomainError.validation(reason: .imageUnreadable, field: "body.images")
+                        }
+                        try database.execute("SAVEPOINT sync_row")
+                        try applyOne(row, pushed: pushed, images: images, summary: &summary)
+                        try database.execute("RELEASE sync_row")
+                    } catch {
+                        try database.execute("ROLLBACK TO sync_row")
+                        try database.execute("RELEASE sync_row")
+                        summary.skipped.append("row \(row.seq) (\(row.domain) \(row.entity)): \(Self.reason(error))")
                     }
                 }
                 try skipAfter.run([.integer(before)])
-                try upsert.run([.text("pulled"), .text(String(through))])
+                if reached > pulled { try upsert.run([.text("pulled"), .text(String(reached))]) }
                 return summary
             }
         }
     }
 
-    private lazy var lastNotePosition = Prepared(database, "SELECT max(position) FROM notes")
-    private lazy var insertNote = Prepared(database, Importer.insertNoteSQL)
-    private lazy var updateNote = Prepared(
-        database,
-        """
-        UPDATE notes SET title = ?2, content = ?3, hue = ?4, saturation = ?5, brightness = ?6, deadline = ?7,
-                         updated_at = ?8, revision = ?9
-        WHERE id = ?1
-        """)
-    private lazy var deleteNote = Prepared(database, "DELETE FROM notes WHERE id = ?1")
-
-    /// Applies one row of the shared log. First to the log's own version of the entity, which every device
-    /// works out alike (the same rows in the same order, the same rules), conflict copies included; then
-    /// this device's note follows the log's version, unless this device has a version of its own that the
-    /// log has not shown back yet (it stays, and goes out).
-    private func applyOne(_ row: PulledRow, pushed: Int64, summary: inout PullSummary) throws {
-        guard row.domain == ChangeDomain.notes.rawValue else {
-            if !row.own { summary.skipped.append("row \(row.seq): \(row.domain) does not sync yet") }
-            return
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as DecodingError: "body\(ExchangeDocument.path(of: error)) is not readable"
+        case let error as DomainError:
+            if case .validation(.imageUnreadable, _, _) = error { "an image it shows is not in PostgreSQL" } else { "\(error)" }
+        default: "\(error)"
         }
-        let (known, awaiting, state) = try entity(row.domain, row.entity)
-        let logVersion = try state.map { try JSONDecoder().decode(ExchangeDocument.Note.self, from: Data($0.utf8)) }
-        // The writer of this row had not seen the log's version before it: both changed it apart.
-        let overwritesUnseen = logVersion != nil && known > (row.base ?? 0)
-        var newVersion = logVersion
-        var newKnown = known
+    }
+
+    /// The images `row` shows that are neither here nor fetched (none when its body is unreadable: the row
+    /// is skipped when applied).
+    /// The log's version is among them: a conflict copy of it shows its images.
+    private func missingImages(_ row: PulledRow, _ images: SyncImages) throws -> [String] {
+        guard row.op == "put", let body = row.body else { return [] }
+        let state = try entity(row.domain, row.entity).state
+        let shown: [String]
+        switch ChangeDomain(rawValue: row.domain) {
+        case .photos: shown = [body, state].compactMap { $0.flatMap { try? photos.decode($0) }?.images }.flatMap { $0 }
+        case .diary: shown = [body, state].compactMap { $0.flatMap { try? diary.decode($0) }?.images }.flatMap { $0 }
+        default: return []
+        }
+        var missing: [String] = []
+        for sha256 in shown where try !missing.contains(sha256) && !images.available(sha256) { missing.append(sha256) }
+        return missing
+    }
+
+    private func missingImages(in rows: ArraySlice<PulledRow>, _ images: SyncImages) throws -> [String] {
+        var missing: [String] = []
+        for row in rows {
+            for sha256 in try missingImages(row, images) where !missing.contains(sha256) {
+                missing.append(sha256)
+                if missing.count == Self.imagesPerFetch { return missing }
+            }
+        }
+        return missing
+    }
+
+    /// Applies one row of the shared log to its domain.
+    private func applyOne(_ row: PulledRow, pushed: Int64, images: SyncImages, summary: inout PullSummary) throws {
+        switch ChangeDomain(rawValue: row.domain) {
+        case .notes: try applyOne(notes, row, pushed: pushed, images: images, summary: &summary)
+        case .photos: try applyOne(photos, row, pushed: pushed, images: images, summary: &summary)
+        case .diary: try applyOne(diary, row, pushed: pushed, images: images, summary: &summary)
+        case .reminders: try applyOne(reminders, row, pushed: pushed, images: images, summary: &summary)
+        default: if !row.own { summary.skipped.append("row \(row.seq): \(row.domain) does not sync yet") }
+        }
+    }
+
+    /// First to the log's own version of the entity, which every device works out alike (the same rows in
+    /// the same order, the same rules), conflict copies included; then this device's entity follows the
+    /// log's version, unless this device has a version of its own that the log has not shown back yet (it
+    /// stays, and goes out).
+    private func applyOne<D: SyncDomain>(
+        _ kind: D, _ row: PulledRow, pushed: Int64, images: SyncImages, summary: inout PullSummary
+    ) throws {
+        var entity = try entity(row.domain, row.entity)
+        let logVersion = try entity.state.map(kind.decode)
+        // Whether another device changed `field` after the version this row's writer stood on.
+        let unseen = { (field: String) -> Bool in
+            let stamp = entity.stamps[field] ?? FieldStamp(seq: entity.known, device: "")
+            return stamp.seq > (row.base ?? 0) && stamp.device != row.device
+        }
         if row.op == "put" {
             guard let body = row.body else { throw DomainError.validation(reason: .invalidDocument, field: "body") }
-            let incoming = try JSONDecoder().decode(ExchangeDocument.Note.self, from: Data(body.utf8))
-            try ImportCheck.note(incoming, at: 0)
+            let incoming = try kind.decode(body)
+            try incoming.check()
             guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
-            if overwritesUnseen, let logVersion, !Self.sameContent(logVersion, incoming) {
-                // The later stays in place; the one it overwrote is kept beside it.
-                try keepCopy(of: logVersion, overwrittenAt: known, pushed: pushed, summary: &summary)
+            let changed = Set(row.fields ?? D.Version.fields.map(\.name))
+            var merged = incoming
+            if let logVersion {
+                merged = logVersion
+                for field in D.Version.fields where changed.contains(field.name) { field.take(&merged, incoming) }
+                merged.revision = max(logVersion.revision, incoming.revision)
+                let conflict = D.Version.fields.contains { field in
+                    field.content && changed.contains(field.name) && unseen(field.name) && !field.same(logVersion, incoming)
+                }
+                if conflict && kind.keepsCopies {
+                    try keepCopy(kind, of: logVersion, overwrittenAt: entity.known, pushed: pushed, images: images, summary: &summary)
+                }
             }
-            (newVersion, newKnown) = (incoming, row.seq)
-        } else if !overwritesUnseen {
-            (newVersion, newKnown) = (nil, row.seq)
+            for name in changed { entity.stamps[name] = FieldStamp(seq: row.seq, device: row.device) }
+            entity.state = try merged.encoded()
+            entity.known = row.seq
+        } else if !D.Version.fields.contains(where: { logVersion != nil && unseen($0.name) }) {
+            entity.state = nil
+            entity.known = row.seq
+            entity.stamps = [:]
         }  // else: a deletion that had not seen an edit loses to it
-        let stillAwaiting = row.own && awaiting == row.deviceSeq ? nil : awaiting
-        try upsertEntity.run(
-            [
-                .text(row.domain), .text(row.entity), .integer(newKnown), stillAwaiting.map { .integer($0) } ?? .null,
-                try newVersion.map { .text(String(decoding: try JSONEncoder.sorted.encode($0), as: UTF8.self)) } ?? .null,
-            ])
-        if try follows(row.entity, awaiting: stillAwaiting, pushed: pushed) {
-            try materialize(row.entity, newVersion, summary: &summary)
+        if row.own && entity.awaiting == row.deviceSeq { entity.awaiting = nil }
+        try save(row.domain, row.entity, entity)
+        if try follows(kind.domain, row.entity, awaiting: entity.awaiting, pushed: pushed) {
+            if try kind.write(row.entity, try entity.state.map(kind.decode), images: images) { summary.applied += 1 }
         }
     }
 
-    /// Whether this device's note follows the log's version: it has none of its own still unseen by the log.
-    private func follows(_ id: String, awaiting: Int64?, pushed: Int64) throws -> Bool {
+    /// Whether this device's entity follows the log's version: it has none of its own still unseen by the log.
+    private func follows(_ domain: ChangeDomain, _ id: String, awaiting: Int64?, pushed: Int64) throws -> Bool {
         guard awaiting == nil else { return false }
-        return try pendingOfEntity.integer(
-            [.integer(pushed), .text(ChangeDomain.notes.rawValue), .text(id), .integer(localThrough)]) == nil
+        return try pendingOfEntity.integer([.integer(pushed), .text(domain.rawValue), .text(id), .integer(localThrough)])
+            == nil
     }
 
-    /// Makes this device's note `id` the log's `version` (deleted when `nil`), when it is not that already.
-    private func materialize(_ id: String, _ version: ExchangeDocument.Note?, summary: inout PullSummary) throws {
-        let current = try note(id)
-        guard let version else {
-            guard current != nil else { return }
-            try deleteNote.run([.text(id)])
-            try changes.record(.notes, .deleted, id: id, at: clock.nowMilliseconds())
-            summary.applied += 1
-            return
-        }
-        if let current, Self.sameContent(current, version), current.revision == version.revision { return }
-        let fields: [SQLValue] = [
-            .text(version.title), .text(version.content), .real(version.color.hue), .real(version.color.saturation),
-            .real(version.color.brightness), ImportCheck.time(version.deadline).map { .integer($0) } ?? .null,
-        ]
-        let updatedAt = ImportCheck.time(version.updatedAt) ?? clock.nowMilliseconds()
-        if current != nil {
-            try updateNote.run([.text(id)] + fields + [.integer(updatedAt), .integer(version.revision)])
-            try changes.record(.notes, .updated, id: id, at: clock.nowMilliseconds())
-        } else {
-            try insertNote.run(
-                [.text(id)] + fields + [
-                    .integer((try lastNotePosition.integer() ?? 0) + OrderedList.gap),
-                    .integer(ImportCheck.time(version.createdAt) ?? updatedAt), .integer(updatedAt),
-                    .integer(version.revision),
-                ])
-            try changes.record(.notes, .created, id: id, at: clock.nowMilliseconds())
-        }
-        summary.applied += 1
-    }
-
-    /// Keeps `version` as a note of its own that says it is a conflict copy. It is made from the log alone
+    /// Keeps `version` as an entity of its own that says it is a conflict copy. It is made from the log alone
     /// (its id from the entity's and the overwritten row's, its times the version's), so every device makes
-    /// the same copy, once, and never pushes it; from then on it is a note like any other.
-    private func keepCopy(
-        of version: ExchangeDocument.Note, overwrittenAt seq: Int64, pushed: Int64, summary: inout PullSummary
+    /// the same copy, once, and never pushes it; from then on it is an entity like any other.
+    private func keepCopy<D: SyncDomain>(
+        _ kind: D, of version: D.Version, overwrittenAt seq: Int64, pushed: Int64, images: SyncImages,
+        summary: inout PullSummary
     ) throws {
-        var copy = version
+        var copy = version.markedAsConflict()
         copy.id = "\(version.id)-conflict-\(seq)"
-        copy.title = Self.conflictTitle(version.title)
         copy.revision = 1
-        guard try entity(ChangeDomain.notes.rawValue, copy.id).known == 0 else { return }
-        try upsertEntity.run(
-            [
-                .text(ChangeDomain.notes.rawValue), .text(copy.id), .integer(seq), .null,
-                .text(String(decoding: try JSONEncoder.sorted.encode(copy), as: UTF8.self)),
-            ])
-        if try follows(copy.id, awaiting: nil, pushed: pushed) { try materialize(copy.id, copy, summary: &summary) }
+        guard try entity(kind.domain.rawValue, copy.id).known == 0 else { return }
+        var stamps: [String: FieldStamp] = [:]
+        for field in D.Version.fields { stamps[field.name] = FieldStamp(seq: seq, device: "") }
+        try save(kind.domain.rawValue, copy.id, Entity(known: seq, awaiting: nil, state: try copy.encoded(), stamps: stamps))
+        if try follows(kind.domain, copy.id, awaiting: nil, pushed: pushed) {
+            _ = try kind.write(copy.id, copy, images: images)
+        }
         summary.copies.append(copy.id)
-    }
-
-    static func sameContent(_ a: ExchangeDocument.Note, _ b: ExchangeDocument.Note) -> Bool {
-        a.title == b.title && a.content == b.content && a.color == b.color && a.deadline == b.deadline
-    }
-
-    /// `title (conflict)`, kept within the title's limit.
-    static func conflictTitle(_ title: String) -> String {
-        let mark = " (conflict)"
-        return String(title.prefix(Note.maximumTitleLength - mark.count)) + mark
     }
 }
 

@@ -27,35 +27,86 @@ enum SyncMethods {
             ("pending", Schema.integer(minimum: 0)),
         ], required: ["pushed", "pulled", "conflicts", "pending"])
 
-    /// What one `sync.now` (or a round the server starts itself) did, over all its rounds.
+    /// What one `sync.now` (or a round the server starts itself) did, over all its rounds, and what its
+    /// next round carries: images to upload, images to fetch (and those fetched, not yet stored).
     final class Totals {
         var pushed = 0
         var pulled = 0
         var conflicts = 0
         /// The last round reached PostgreSQL and was applied.
         var finished = false
+        var upload: [String] = []
+        var fetch: [String] = []
+        var fetched: [String: PreparedImage] = [:]
+        /// Images asked of PostgreSQL once: a row showing one it does not have is skipped, not asked again.
+        var tried: Set<String> = []
+    }
+
+    /// What a round's network part takes.
+    struct Load: Sendable {
+        var rows: [PushRow]
+        var through: Int64
+        var after: Int64
+        var uploads: [(sha256: String, bytes: [UInt8])]
+        var fetch: [String]
+        var maximumImageBytes: Int
     }
 
     /// A round of sync as network steps: what to push read on the loop thread, the push and the pull on a
-    /// waiting thread, what was pulled applied on the loop thread. Runs again (`Again`) while there is more.
+    /// waiting thread (images fetched are checked and made ready there too), what was pulled applied on
+    /// the loop thread. Runs again (`Again`) while there is more, or images to upload or fetch first.
     static func round(
         store: DataStore, service: SyncService, logger: Logger, session: Session?, totals: Totals = Totals()
     ) -> NetworkSteps {
         NetworkSteps(
-            start: { () throws -> (rows: [PushRow], through: Int64, after: Int64) in
+            start: { () throws -> Load in
                 let (rows, through) = try store.sync.pushBatch(limit: batch)
-                return (rows, through, try store.sync.pulledThrough())
+                return Load(
+                    rows: rows, through: through, after: try store.sync.pulledThrough(),
+                    uploads: totals.upload.isEmpty ? [] : try store.sync.imageBytes(totals.upload), fetch: totals.fetch,
+                    maximumImageBytes: store.images.maximumBytes)
             },
-            wait: { load, _ throws(DomainError) in try service.exchange(load.rows, after: load.after, limit: batch) },
-            finish: { load, pulled in
+            wait: { load, _ throws(DomainError) -> (SyncService.Pulled, [String: PreparedImage]) in
+                let pulled = try service.exchange(
+                    load.rows, uploads: load.uploads, fetch: load.fetch, after: load.after, limit: batch)
+                var prepared: [String: PreparedImage] = [:]
+                for (sha256, bytes) in pulled.fetched {
+                    // Bytes that are not the image asked for, or no image, are left out (the row is skipped).
+                    guard let image = try? ImageStore.prepare(bytes: bytes, maximumBytes: load.maximumImageBytes),
+                        case .new(_, _, _, _, sha256, _) = image
+                    else { continue }
+                    prepared[sha256] = image
+                }
+                return (pulled, prepared)
+            },
+            finish: { load, outcome in
+                let (pulled, prepared) = outcome
+                totals.tried.formUnion(load.fetch)
+                totals.fetched.merge(prepared) { $1 }
+                totals.fetch = []
+                if !pulled.needUpload.isEmpty {
+                    if pulled.needUpload.allSatisfy(load.uploads.map(\.sha256).contains) {
+                        throw DomainError.upstreamUnavailable(
+                            reason: .syncUnreachable, detail: "images uploaded did not reach PostgreSQL")
+                    }
+                    totals.upload = pulled.needUpload
+                    throw NetworkSteps.Again()
+                }
+                totals.upload = []
                 try store.sync.pushed(load.rows, through: load.through)
-                let summary = try store.sync.apply(pulled.rows, through: pulled.through)
+                let summary = try store.sync.apply(
+                    pulled.rows, through: pulled.through, fetched: totals.fetched, tried: totals.tried)
+                totals.fetched = [:]
                 for reason in summary.skipped { logger.warn("sync: skipped \(reason)") }
                 totals.pushed += load.rows.count
                 totals.pulled += summary.applied
                 totals.conflicts += summary.copies.count
                 let pending = try store.sync.pending()
                 session?.report(totals.pushed + totals.pulled, message: "\(pending) to push")
+                if !summary.missingImages.isEmpty {
+                    totals.fetch = summary.missingImages
+                    throw NetworkSteps.Again()
+                }
                 if pulled.more || (!load.rows.isEmpty && pending > 0) { throw NetworkSteps.Again() }
                 totals.finished = true
                 return [

@@ -1,0 +1,211 @@
+import Foundation
+
+/// One field of a synced entity, as merging sees it: its name in a row's `fields`, how two versions compare
+/// on it, and how one version takes it from another. `content`: a change to it made apart from another
+/// device's change to it is a conflict (a copy is kept, for the domains that keep copies); a change to a
+/// field that is not content (a place in the user's order) is merged like any other and never makes a copy.
+struct SyncField<Version> {
+    let name: String
+    let content: Bool
+    let same: (Version, Version) -> Bool
+    let take: (inout Version, Version) -> Void
+
+    init<Value: Equatable>(_ name: String, _ path: WritableKeyPath<Version, Value>, content: Bool = true) {
+        self.name = name
+        self.content = content
+        same = { $0[keyPath: path] == $1[keyPath: path] }
+        take = { $0[keyPath: path] = $1[keyPath: path] }
+    }
+}
+
+/// An entity's version in the shared log (a row's `body`): what every device reads and writes for it.
+protocol SyncVersion: Codable, Equatable, Sendable {
+    var id: String { get set }
+    var revision: Int64 { get set }
+    static var fields: [SyncField<Self>] { get }
+    /// The images it shows, by content (SHA-256): each uploaded once, fetched by devices that lack it.
+    var images: [String] { get }
+    /// The rules any version of it keeps (a row in PostgreSQL that breaks them is skipped).
+    func check() throws(DomainError)
+    /// This version kept beside another as a conflict copy: marked so a person sees it is one.
+    func markedAsConflict() -> Self
+}
+
+extension SyncVersion {
+    var images: [String] { [] }
+
+    /// The names of the fields in which `self` differs from `base` (every field when there is none).
+    func changedFields(since base: Self?) -> [String] {
+        Self.fields.filter { field in base.map { !field.same(self, $0) } ?? true }.map(\.name)
+    }
+
+    /// Whether `self` and `other` say the same in every content field.
+    func sameContent(_ other: Self) -> Bool {
+        Self.fields.allSatisfy { !$0.content || $0.same(self, other) }
+    }
+
+    func encoded() throws -> String {
+        String(decoding: try JSONEncoder.sorted.encode(self), as: UTF8.self)
+    }
+}
+
+/// `text (conflict)`, kept within `limit` characters.
+func conflictMarked(_ text: String, limit: Int) -> String {
+    let mark = " (conflict)"
+    return String(text.prefix(limit - mark.count)) + mark
+}
+
+private func checked<T>(_ field: String, _ body: () throws(DomainError) -> T) throws(DomainError) -> T {
+    do {
+        return try body()
+    } catch {
+        if case .validation(let reason, _, let limit) = error { throw .validation(reason: reason, field: field, limit: limit) }
+        throw error
+    }
+}
+
+private func checkTimes(_ times: [String?], optional: [String?] = []) throws(DomainError) {
+    for time in times where time.flatMap(Timestamp.parse) == nil {
+        throw .validation(reason: .invalidDocument, field: "body")
+    }
+    for time in optional where time != nil && time.flatMap(Timestamp.parse) == nil {
+        throw .validation(reason: .invalidDocument, field: "body")
+    }
+}
+
+private func isSHA256(_ text: String) -> Bool {
+    text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+}
+
+/// A note in the shared log: the export's note and its place in the user's order (`position`: none in rows
+/// written before order synced; such a note goes last).
+struct SyncNote: SyncVersion {
+    var id: String
+    var title: String
+    var content: String
+    var color: ExchangeDocument.Color
+    var deadline: String?
+    var createdAt: String
+    var updatedAt: String
+    var revision: Int64
+    var position: Int64?
+
+    static var fields: [SyncField<SyncNote>] {
+        [
+            SyncField("title", \.title), SyncField("content", \.content), SyncField("color", \.color),
+            SyncField("deadline", \.deadline), SyncField("position", \.position, content: false),
+        ]
+    }
+
+    func check() throws(DomainError) {
+        try checked("body") { () throws(DomainError) in
+            try TextRules.checkNote(title: title, content: content)
+            _ = try HSBColor(hue: color.hue, saturation: color.saturation, brightness: color.brightness)
+        }
+        try checkTimes([createdAt, updatedAt], optional: [deadline])
+    }
+
+    func markedAsConflict() -> SyncNote {
+        var copy = self
+        copy.title = conflictMarked(title, limit: Note.maximumTitleLength)
+        return copy
+    }
+}
+
+/// A photo note in the shared log: its image by content, its caption, its place in the order.
+struct SyncPhoto: SyncVersion {
+    var id: String
+    var image: String
+    var caption: String?
+    var createdAt: String
+    var updatedAt: String
+    var revision: Int64
+    var position: Int64?
+
+    static var fields: [SyncField<SyncPhoto>] {
+        [
+            SyncField("image", \.image), SyncField("caption", \.caption),
+            SyncField("position", \.position, content: false),
+        ]
+    }
+
+    var images: [String] { [image] }
+
+    func check() throws(DomainError) {
+        try checked("body") { () throws(DomainError) in try PhotoNote.checkCaption(caption) }
+        guard isSHA256(image) else { throw .validation(reason: .invalidDocument, field: "body.image") }
+        try checkTimes([createdAt, updatedAt])
+    }
+
+    func markedAsConflict() -> SyncPhoto {
+        var copy = self
+        copy.caption = conflictMarked(caption ?? "", limit: PhotoNote.maximumCaptionLength)
+        return copy
+    }
+}
+
+/// A diary post in the shared log: its text and its photos by content, in order.
+struct SyncPost: SyncVersion {
+    var id: String
+    var text: String?
+    var images: [String]
+    var createdAt: String
+    var updatedAt: String
+    var revision: Int64
+
+    static var fields: [SyncField<SyncPost>] { [SyncField("text", \.text), SyncField("images", \.images)] }
+
+    func check() throws(DomainError) {
+        try checked("body") { () throws(DomainError) in try DiaryPost.check(text: text, imageCount: images.count) }
+        guard images.allSatisfy(isSHA256) else { throw .validation(reason: .invalidDocument, field: "body.images") }
+        try checkTimes([createdAt, updatedAt])
+    }
+
+    func markedAsConflict() -> SyncPost {
+        var copy = self
+        copy.text = (text ?? "") + " (conflict)"  // a post's text has no limit
+        return copy
+    }
+}
+
+/// A reminder in the shared log. Its fields merge one by one (a completion on one device and a new title
+/// on another both stay); its completion is one field with its time.
+struct SyncReminder: SyncVersion {
+    struct Completion: Codable, Equatable, Sendable {
+        var completed: Bool
+        var at: String?
+    }
+
+    var id: String
+    var title: String
+    var memo: String?
+    var completed: Bool
+    var completedAt: String?
+    var createdAt: String
+    var updatedAt: String
+    var revision: Int64
+    var position: Int64?
+
+    var completion: Completion {
+        get { Completion(completed: completed, at: completedAt) }
+        set { (completed, completedAt) = (newValue.completed, newValue.at) }
+    }
+
+    static var fields: [SyncField<SyncReminder>] {
+        [
+            SyncField("title", \.title), SyncField("memo", \.memo), SyncField("completion", \.completion),
+            SyncField("position", \.position, content: false),
+        ]
+    }
+
+    func check() throws(DomainError) {
+        try checked("body") { () throws(DomainError) in
+            try Reminder.check(title: title, memo: memo)
+            if TextRules.isBlank(title) { throw .validation(reason: .emptyTitle, field: "title") }
+        }
+        try checkTimes([createdAt, updatedAt], optional: [completedAt])
+    }
+
+    /// Reminders merge field by field: they never make copies.
+    func markedAsConflict() -> SyncReminder { self }
+}
