@@ -53,13 +53,15 @@ extension SyncDomain {
 }
 
 /// The place for `id` in a table kept in the user's order (``OrderedList``): the one the log says, or the
-/// next free one after it when another row holds it (two devices moved two rows to the same place), or
-/// the end when the log says none. Every device applies the log in one order, so each ends alike.
+/// end when it says none. Two rows the log puts in one place (two devices moved them there apart) go in
+/// the order of their ids, the later one just after: every device ends with the same order, whichever row
+/// it held there first.
 final class SyncPositions {
     private let database: Database
     private let table: String
     private lazy var holder = Prepared(database, "SELECT id FROM \(table) WHERE position = ?1")
     private lazy var last = Prepared(database, "SELECT max(position) FROM \(table)")
+    private lazy var move = Prepared(database, "UPDATE \(table) SET position = ?2 WHERE id = ?1")
 
     init(_ database: Database, table: String) {
         self.database = database
@@ -68,7 +70,13 @@ final class SyncPositions {
 
     func place(_ id: String, wanted: Int64?) throws -> Int64 {
         guard var position = wanted else { return (try last.integer() ?? 0) + OrderedList.gap }
-        while let other = try holder.text([.integer(position)]), other != id { position += 1 }
+        while let other = try holder.text([.integer(position)]), other != id {
+            if id < other {
+                try move.run([.text(other), .integer(try place(other, wanted: position + 1))])
+                break
+            }
+            position += 1
+        }
         return position
     }
 }
