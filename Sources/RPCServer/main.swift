@@ -68,8 +68,10 @@ case .serve(let configuration):
     var sync: SyncService? = nil
     if let url = configuration.syncURL {
         do {
-            sync = try SyncService(url: url, device: try store.sync.deviceID())
-            sync?.start()
+            let service = try SyncService(url: url, device: try store.sync.deviceID())
+            store.sync.account = service.account
+            service.start()
+            sync = service
         } catch {
             Logger.writeLine("satchel: --sync: \(error)")
             exit(2)

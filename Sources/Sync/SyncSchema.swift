@@ -89,7 +89,25 @@ public enum SyncSchema {
         ],
         [
             // The fields a row changed since its `base` (merging takes those; none: every field).
-            "ALTER TABLE satchel.changes ADD COLUMN fields text[]"
+            "ALTER TABLE satchel.changes ADD COLUMN fields text[]",
+            // Who wrote a shared entity: the account of its first row.
+            """
+            CREATE FUNCTION satchel.author(d text, e text) RETURNS name LANGUAGE sql STABLE
+            AS $$ SELECT account FROM satchel.changes WHERE domain = d AND entity = e ORDER BY seq LIMIT 1 $$
+            """,
+            // The shared domains' rules, on top of writing as oneself: a message or a board post is changed
+            // and deleted by its author alone; a vote is the writer's own (`<post>/<account>`), one per
+            // account and post, and is withdrawn ("none"), never deleted.
+            """
+            CREATE POLICY shared_rules ON satchel.changes AS RESTRICTIVE FOR INSERT WITH CHECK (
+                CASE domain
+                    WHEN 'votes' THEN op = 'put' AND entity = (body ->> 'post') || '/' || current_user
+                        AND body ->> 'direction' IN ('up', 'down', 'none')
+                    WHEN 'messages' THEN coalesce(satchel.author(domain, entity), current_user) = current_user
+                    WHEN 'board' THEN coalesce(satchel.author(domain, entity), current_user) = current_user
+                    ELSE true
+                END)
+            """,
         ],
     ]
 

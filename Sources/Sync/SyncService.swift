@@ -31,6 +31,9 @@ public final class SyncService: Sendable {
 
     /// Who and where, from the URL (never the password).
     public let target: PGTarget
+    /// The account: the role the URL names, or the one libpq logs in as without it (`PGUSER`, else the
+    /// system user's name).
+    public let account: String
     public let device: String
     private let conninfo: String
     private let state = Mutex(Status())
@@ -45,6 +48,9 @@ public final class SyncService: Sendable {
         target = try PGTarget.parse(url).get()
         conninfo = url
         self.device = device
+        account =
+            target.user ?? getenv("PGUSER").map { String(cString: $0) }
+            ?? getpwuid(geteuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? ""
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw PGError(kind: .connection, sqlState: nil, message: "cannot make a pipe (errno \(errno))")
@@ -155,7 +161,7 @@ public final class SyncService: Sendable {
                 let found = try connection.execute(
                     """
                     SELECT seq, device::text, device_seq, domain, entity, op, body::text, base,
-                           array_to_string(fields, ',')
+                           array_to_string(fields, ','), account
                     FROM satchel.changes WHERE seq > $1 ORDER BY seq LIMIT $2
                     """,
                     [String(after), String(limit)])
@@ -166,7 +172,7 @@ public final class SyncService: Sendable {
                     through = max(through, seq)
                     pulled.append(
                         PulledRow(
-                            seq: seq, device: values[1] ?? "", own: values[1] == device,
+                            seq: seq, device: values[1] ?? "", account: values[9] ?? "", own: values[1] == device,
                             deviceSeq: Int64(values[2] ?? "") ?? 0, domain: values[3] ?? "", entity: values[4] ?? "",
                             op: values[5] ?? "", body: values[6], base: values[7].flatMap { Int64($0) },
                             fields: values[8].map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }))

@@ -16,5 +16,10 @@ enum SyncMessages {
             .russian: "База синхронизации не готова: её владелец должен выполнить satchel sync-setup",
             .japanese: "同期データベースの準備ができていません: 所有者が satchel sync-setup を実行する必要があります",
         ],
+        "notAuthor": [
+            .english: "Only its author can delete this: another account wrote it",
+            .russian: "Удалить это может только автор: это написал другой аккаунт",
+            .japanese: "これを削除できるのは作成者だけです: 別のアカウントが作成しました",
+        ],
     ]
 }

@@ -22,6 +22,8 @@ public struct PulledRow: Sendable, Equatable {
     public var seq: Int64
     /// The device that pushed it.
     public var device: String
+    /// The account (PostgreSQL role) that pushed it.
+    public var account: String
     /// Pushed by this device (`deviceSeq`: its change-log entry).
     public var own: Bool
     public var deviceSeq: Int64
@@ -34,11 +36,12 @@ public struct PulledRow: Sendable, Equatable {
     public var fields: [String]?
 
     public init(
-        seq: Int64, device: String, own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String,
+        seq: Int64, device: String, account: String = "", own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String,
         body: String?, base: Int64?, fields: [String]? = nil
     ) {
         self.seq = seq
         self.device = device
+        self.account = account
         self.own = own
         self.deviceSeq = deviceSeq
         self.domain = domain
@@ -77,18 +80,27 @@ public struct PullSummary: Sendable, Equatable {
 /// yet seen back in the log stays in place.
 public final class SyncStateStore: Store {
     /// The domains whose changes sync today.
-    public static let syncedDomains: [ChangeDomain] = [.notes, .photos, .diary, .reminders]
+    public static let syncedDomains: [ChangeDomain] = [.notes, .photos, .diary, .reminders, .messages, .board]
+
+    /// The account this device syncs as (the PostgreSQL role), once sync is on: its board votes are that
+    /// account's, and it deletes only the shared messages and posts that account wrote.
+    public var account: String?
 
     private let images: ImageStore
+    private let context: StoreContext
+    private let localAuthor: Author
     private lazy var notes = SyncedNotes(context)
     private lazy var photos = SyncedPhotos(context)
     private lazy var diary = SyncedDiary(context)
     private lazy var reminders = SyncedReminders(context)
-    private let context: StoreContext
+    private lazy var messages = SyncedMessages(context, localAuthor: localAuthor) { [unowned self] in account }
+    private lazy var board = SyncedBoard(context)
+    private lazy var votes = SyncedVotes(context)
 
-    init(_ context: StoreContext, images: ImageStore) {
+    init(_ context: StoreContext, images: ImageStore, localAuthor: Author) {
         self.context = context
         self.images = images
+        self.localAuthor = localAuthor
         super.init(context)
     }
 
@@ -127,6 +139,7 @@ public final class SyncStateStore: Store {
         """
         SELECT count(*) FROM changes WHERE seq > ?1 AND domain IN (\(Self.syncedList))
         AND seq NOT IN (SELECT seq FROM sync_skip)
+        AND NOT (domain = 'messages' AND entity_id IN (SELECT id FROM messages WHERE origin = 'remote'))
         """)
 
     /// How many local changes are not yet in PostgreSQL.
@@ -213,37 +226,73 @@ public final class SyncStateStore: Store {
                 var rows: [PushRow] = []
                 for key in order {
                     let (seq, domain, id) = newest[key]!
-                    if let row = try pushRow(domain, id, seq: seq) { rows.append(row) }
+                    rows += try pushRows(domain, id, seq: seq)
                 }
                 return (rows.sorted { $0.deviceSeq < $1.deviceSeq }, through)
             }
         }
     }
 
-    private func pushRow(_ domain: ChangeDomain, _ id: String, seq: Int64) throws -> PushRow? {
+    /// The rows one change-log entry sends. A board post's entry may carry this account's vote on it too:
+    /// that row takes the entry's number negated (a device's numbers stay its own, each once).
+    private func pushRows(_ domain: ChangeDomain, _ id: String, seq: Int64) throws -> [PushRow] {
         switch domain {
-        case .notes: try pushRow(notes, id, seq: seq)
-        case .photos: try pushRow(photos, id, seq: seq)
-        case .diary: try pushRow(diary, id, seq: seq)
-        case .reminders: try pushRow(reminders, id, seq: seq)
-        default: nil
+        case .notes: return try [pushRow(notes, id, seq: seq)].compactMap { $0 }
+        case .photos: return try [pushRow(photos, id, seq: seq)].compactMap { $0 }
+        case .diary: return try [pushRow(diary, id, seq: seq)].compactMap { $0 }
+        case .reminders: return try [pushRow(reminders, id, seq: seq)].compactMap { $0 }
+        case .messages: return try [pushRow(messages, id, seq: seq)].compactMap { $0 }
+        case .board:
+            var rows = try [pushRow(board, id, seq: seq, onlyWhenChanged: true)].compactMap { $0 }
+            if let account {
+                let vote = SyncedVotes.entity(post: id, account: account)
+                rows += try [pushRow(votes, vote, seq: -seq, onlyWhenChanged: true)].compactMap { $0 }
+            }
+            return rows
+        default: return []
         }
     }
 
-    private func pushRow<D: SyncDomain>(_ kind: D, _ id: String, seq: Int64) throws -> PushRow? {
-        let known = try entity(kind.domain.rawValue, id)
+    /// The row that sends `id`'s state now; none when it is not to be shared, or is a deletion of what the
+    /// log never had or of another account's shared entity; with `onlyWhenChanged`, none when it says
+    /// nothing the log does not (a vote's entry may be a post's, and the other way round).
+    private func pushRow<D: SyncDomain>(
+        _ kind: D, _ id: String, seq: Int64, onlyWhenChanged: Bool = false
+    ) throws -> PushRow? {
+        let known = try entity(kind.logDomain, id)
         let base = known.known == 0 ? nil : known.known
+        let logVersion = try known.state.map(kind.decode)
         switch try kind.read(id) {
         case .hidden:
             return nil
         case .gone:
-            return PushRow(deviceSeq: seq, domain: kind.domain.rawValue, entity: id, op: "delete", body: nil, base: base)
+            if known.known == 0 && known.awaiting == nil { return nil }
+            if let author = try author(kind.logDomain, id), author != account { return nil }
+            return PushRow(deviceSeq: seq, domain: kind.logDomain, entity: id, op: "delete", body: nil, base: base)
         case .version(let version):
-            let logVersion = try known.state.map(kind.decode)
+            let fields = version.changedFields(since: logVersion)
+            if onlyWhenChanged {
+                if logVersion != nil && fields.isEmpty { return nil }
+                if logVersion == nil, let vote = version as? SyncVote, vote.direction == "none" { return nil }
+            }
             return PushRow(
-                deviceSeq: seq, domain: kind.domain.rawValue, entity: id, op: "put", body: try version.encoded(),
-                base: base, fields: version.changedFields(since: logVersion), images: version.images)
+                deviceSeq: seq, domain: kind.logDomain, entity: id, op: "put", body: try version.encoded(),
+                base: base, fields: fields, images: version.images)
         }
+    }
+
+    private lazy var selectAuthor = Prepared(
+        database, "SELECT json_extract(state, '$.author') FROM sync_entities WHERE domain = ?1 AND entity = ?2")
+
+    private func author(_ domain: String, _ id: String) throws -> String? {
+        try selectAuthor.text([.text(domain), .text(id)])
+    }
+
+    /// Refuses to delete a shared message or board post that another account wrote (SPEC §14: only the
+    /// author deletes); without sync, or for what this account wrote, it does nothing.
+    public func checkAuthor(_ domain: ChangeDomain, _ id: String) throws(DomainError) {
+        guard let account, let author = try storage({ try author(domain.rawValue, id) }), author != account else { return }
+        throw .validation(reason: .notAuthor, field: "id")
     }
 
     private lazy var imageData = Prepared(database, "SELECT data FROM images WHERE sha256 = ?1")
@@ -381,11 +430,14 @@ public final class SyncStateStore: Store {
 
     /// Applies one row of the shared log to its domain.
     private func applyOne(_ row: PulledRow, pushed: Int64, images: SyncImages, summary: inout PullSummary) throws {
-        switch ChangeDomain(rawValue: row.domain) {
-        case .notes: try applyOne(notes, row, pushed: pushed, images: images, summary: &summary)
-        case .photos: try applyOne(photos, row, pushed: pushed, images: images, summary: &summary)
-        case .diary: try applyOne(diary, row, pushed: pushed, images: images, summary: &summary)
-        case .reminders: try applyOne(reminders, row, pushed: pushed, images: images, summary: &summary)
+        switch row.domain {
+        case "notes": try applyOne(notes, row, pushed: pushed, images: images, summary: &summary)
+        case "photos": try applyOne(photos, row, pushed: pushed, images: images, summary: &summary)
+        case "diary": try applyOne(diary, row, pushed: pushed, images: images, summary: &summary)
+        case "reminders": try applyOne(reminders, row, pushed: pushed, images: images, summary: &summary)
+        case "messages": try applyOne(messages, row, pushed: pushed, images: images, summary: &summary)
+        case "board": try applyOne(board, row, pushed: pushed, images: images, summary: &summary)
+        case "votes": try applyOne(votes, row, pushed: pushed, images: images, summary: &summary)
         default: if !row.own { summary.skipped.append("row \(row.seq): \(row.domain) does not sync yet") }
         }
     }
@@ -422,6 +474,7 @@ public final class SyncStateStore: Store {
                     try keepCopy(kind, of: logVersion, overwrittenAt: entity.known, pushed: pushed, images: images, summary: &summary)
                 }
             }
+            merged = kind.stamped(merged, author: row.account, over: logVersion)
             for name in changed { entity.stamps[name] = FieldStamp(seq: row.seq, device: row.device) }
             entity.state = try merged.encoded()
             entity.known = row.seq
@@ -432,7 +485,7 @@ public final class SyncStateStore: Store {
         }  // else: a deletion that had not seen an edit loses to it
         if row.own && entity.awaiting == row.deviceSeq { entity.awaiting = nil }
         try save(row.domain, row.entity, entity)
-        if try follows(kind.domain, row.entity, awaiting: entity.awaiting, pushed: pushed) {
+        if try follows(kind.domain, kind.localEntity(row.entity), awaiting: entity.awaiting, pushed: pushed) {
             if try kind.write(row.entity, try entity.state.map(kind.decode), images: images) { summary.applied += 1 }
         }
     }
@@ -454,10 +507,10 @@ public final class SyncStateStore: Store {
         var copy = version.markedAsConflict()
         copy.id = "\(version.id)-conflict-\(seq)"
         copy.revision = 1
-        guard try entity(kind.domain.rawValue, copy.id).known == 0 else { return }
+        guard try entity(kind.logDomain, copy.id).known == 0 else { return }
         var stamps: [String: FieldStamp] = [:]
         for field in D.Version.fields { stamps[field.name] = FieldStamp(seq: seq, device: "") }
-        try save(kind.domain.rawValue, copy.id, Entity(known: seq, awaiting: nil, state: try copy.encoded(), stamps: stamps))
+        try save(kind.logDomain, copy.id, Entity(known: seq, awaiting: nil, state: try copy.encoded(), stamps: stamps))
         if try follows(kind.domain, copy.id, awaiting: nil, pushed: pushed) {
             _ = try kind.write(copy.id, copy, images: images)
         }

@@ -209,3 +209,60 @@ struct SyncReminder: SyncVersion {
     /// Reminders merge field by field: they never make copies.
     func markedAsConflict() -> SyncReminder { self }
 }
+
+/// A message in the one conversation every account of the database shares. `author` is the account that
+/// sent it, as PostgreSQL says (the first row of the message): never what a body claims.
+struct SyncMessage: SyncVersion {
+    var id: String
+    var text: String
+    var sentAt: String
+    var revision: Int64 = 1
+    var author: String?
+
+    static var fields: [SyncField<SyncMessage>] { [SyncField("text", \.text)] }
+
+    func check() throws(DomainError) {
+        try checked("body") { () throws(DomainError) in try Message.check(text: text) }
+        try checkTimes([sentAt])
+    }
+
+    func markedAsConflict() -> SyncMessage { self }
+}
+
+/// A board post every account reads; only its author (as PostgreSQL says) deletes it. Its votes are
+/// entities of their own (``SyncVote``), one per account and post.
+struct SyncBoardPost: SyncVersion {
+    var id: String
+    var title: String
+    var createdAt: String
+    var revision: Int64 = 1
+    var author: String?
+
+    static var fields: [SyncField<SyncBoardPost>] { [SyncField("title", \.title)] }
+
+    func check() throws(DomainError) {
+        try checked("body") { () throws(DomainError) in try BoardPost.check(title: title) }
+        try checkTimes([createdAt])
+    }
+
+    func markedAsConflict() -> SyncBoardPost { self }
+}
+
+/// One account's vote on a board post (entity `<post>/<account>`, which PostgreSQL holds to the account
+/// that writes it): up, down, or none (withdrawn).
+struct SyncVote: SyncVersion {
+    var id: String
+    var post: String
+    var direction: String
+    var revision: Int64 = 1
+
+    static var fields: [SyncField<SyncVote>] { [SyncField("direction", \.direction, content: false)] }
+
+    func check() throws(DomainError) {
+        guard ["up", "down", "none"].contains(direction), id.hasPrefix(post + "/") else {
+            throw .validation(reason: .invalidDocument, field: "body")
+        }
+    }
+
+    func markedAsConflict() -> SyncVote { self }
+}

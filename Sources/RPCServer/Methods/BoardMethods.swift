@@ -4,10 +4,13 @@ import Protocol
 /// The Reddit-like board (SPEC §10).
 enum BoardMethods {
     static let voterParam = ParamSpec.optional(
-        "voter", Schema.string(minLength: 1), "Who is voting or asking; gives one vote per voter and `myVote`.")
+        "voter", Schema.string(minLength: 1),
+        "Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter is always the account.")
 
     static func methods(store: DataStore) -> [RPCMethod] {
         let board = store.board
+        // With sync, a device votes as its account: one vote per account and post, on every device.
+        let voter = { (params: ParamValues) in store.sync.account ?? params.string("voter") }
         let idParam = Required.string("id", Schema.id, "The post's id.")
         let title = Required.string("title", Schema.string(), "The title.")
         let direction = Required<VoteRequest>(
@@ -22,10 +25,14 @@ enum BoardMethods {
             },
             RPCMethod("board.get", summary: "One post.", params: [idParam.spec, voterParam], result: BoardPost.schema) {
                 params, _ in
-                let voter = params.string("voter")
+                let voter = voter(params)
                 return try board.get(id: params[idParam], voter: voter).json(withMyVote: voter != nil)
             },
-            .delete("board.delete", summary: "Deletes a post.", id: idParam) { id, _ in try board.delete(id: id) },
+            .delete("board.delete", summary: "Deletes a post (with --sync, only one its account wrote).", id: idParam) {
+                id, _ in
+                try store.sync.checkAuthor(.board, id)
+                try board.delete(id: id)
+            },
             RPCMethod(
                 "board.vote",
                 summary: "Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).",
@@ -33,7 +40,7 @@ enum BoardMethods {
                     idParam.spec, direction.spec, voterParam,
                 ], result: BoardPost.schema
             ) { params, _ in
-                let voter = params.string("voter")
+                let voter = voter(params)
                 return try board.vote(id: params[idParam], params[direction], voter: voter).json(withMyVote: voter != nil)
             },
             RPCMethod(
@@ -44,7 +51,7 @@ enum BoardMethods {
                 ] + Schema.pageParams + [voterParam],
                 result: Schema.page(of: BoardPost.schema)
             ) { params, _ in
-                let voter = params.string("voter")
+                let voter = voter(params)
                 let sort = params.string("sort").flatMap(BoardSort.init(rawValue:)) ?? .votes
                 return try board.list(sort: sort, params.pageRequest, voter: voter).json {
                     $0.write(boardPost: $1, withMyVote: voter != nil)

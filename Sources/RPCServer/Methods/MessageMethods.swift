@@ -45,7 +45,9 @@ enum MessageMethods {
             RPCMethod("messages.get", summary: "One message.", params: [idParam.spec], result: Message.schema) { params, _ in
                 try messages.get(id: params[idParam]).json
             },
-            .delete("messages.delete", summary: "Deletes a message.", id: idParam) { id, _ in
+            .delete("messages.delete", summary: "Deletes a message (with --sync, only one its account sent).", id: idParam) {
+                id, _ in
+                try store.sync.checkAuthor(.messages, id)
                 try messages.delete(id: id)
             },
         ]
