@@ -151,7 +151,7 @@ public final class SyncService: Sendable {
                             FROM jsonb_to_recordset($2::jsonb)
                                 AS r(device_seq bigint, domain text, entity text, op text, body jsonb, base bigint,
                                      fields text[])
-                            ORDER BY r.device_seq
+                            ORDER BY abs(r.device_seq), r.device_seq DESC
                             ON CONFLICT (device, device_seq) DO NOTHING
                             """,
                             [device, Self.json(rows)])

@@ -187,3 +187,100 @@ import Darwin
         #expect(Self.wait(laptop, for: notes(desktop), notes) == ["Other|", "Plan|the trip"])
     }
 }
+
+/// Three devices of one person changing every app at random while going on and offline: all end the same.
+@Suite struct SyncConvergenceTests {
+    typealias Device = SyncNotesTests.Device
+
+    /// What a device holds in every app, as lines (lists in their order; messages, which arrive in the
+    /// order each device hears of them, sorted): what must end equal on every device.
+    static func everything(_ device: Device) -> [String] {
+        let items = SyncAppsTests.items
+        let text = { (item: JSONValue, key: String) in item[key]?.stringValue ?? "-" }
+        return items(device, "notes.list").map { "note \(text($0, "id")) \(text($0, "title")) \(text($0, "content"))" }
+            + items(device, "reminders.list").map {
+                "reminder \(text($0, "id")) \(text($0, "title")) \($0["completed"] == true ? "done" : "open")"
+            }
+            + items(device, "diary.list").map { "post \(text($0, "id")) \(text($0, "excerpt"))" }
+            + (device.call("board.list", ["sort": "title", "limit": 200])?["result"]?["items"]?.arrayValue ?? []).map {
+                "board \(text($0, "id")) \(text($0, "title")) +\($0["ups"]?.integerValue ?? 0) -\($0["downs"]?.integerValue ?? 0)"
+            }
+            + items(device, "messages.list").map { "message \(text($0, "id")) \(text($0, "text"))" }.sorted()
+    }
+
+    static func ids(_ device: Device, _ method: String) -> [JSONValue] {
+        SyncAppsTests.items(device, method).compactMap { $0["id"] }
+    }
+
+    /// One change, chosen by `random`, to one of the apps.
+    static func change(_ device: Device, _ name: String, _ random: inout SeededRandom, _ made: inout Int) {
+        // Another device's changes arrive as they come: each choice reads its list once.
+        func pick(_ method: String) -> JSONValue? { pickWithPlace(method)?.id }
+        func pickWithPlace(_ method: String) -> (id: JSONValue, place: JSONValue)? {
+            let ids = Self.ids(device, method)
+            guard !ids.isEmpty else { return nil }
+            let place = JSONValue.integer(Int64(random.next() % UInt64(ids.count)))
+            return (ids[Int(random.next() % UInt64(ids.count))], place)
+        }
+        made += 1
+        let word = "\(made) on \(name)"
+        switch random.next() % 14 {
+        case 0: _ = device.call("notes.create", ["title": .string("note \(word)")])
+        case 1: if let id = pick("notes.list") { _ = device.call("notes.update", ["id": id, "content": .string(word)]) }
+        case 2: if let id = pick("notes.list") { _ = device.call("notes.delete", ["id": id]) }
+        case 3:
+            if let (id, place) = pickWithPlace("notes.list") { _ = device.call("notes.move", ["id": id, "toIndex": place]) }
+        case 4: _ = SyncAppsTests.remind(device, "reminder \(word)")
+        case 5:
+            if let id = pick("reminders.list") { _ = device.call("reminders.setCompleted", ["id": id, "completed": .bool(random.next() % 2 == 0)]) }
+        case 6: if let id = pick("reminders.list") { _ = device.call("reminders.update", ["id": id, "title": .string("renamed \(word)")]) }
+        case 7:
+            if let (id, place) = pickWithPlace("reminders.list") { _ = device.call("reminders.move", ["id": id, "toIndex": place]) }
+        case 8: if let id = pick("reminders.list") { _ = device.call("reminders.delete", ["id": id]) }
+        case 9: _ = device.call("diary.create", ["text": .string("day \(word)"), "images": []])
+        case 10: if let id = pick("diary.list") { _ = device.call("diary.update", ["id": id, "text": .string("again \(word)")]) }
+        case 11: _ = device.call("board.create", ["title": .string("post \(word)")])
+        case 12:
+            if let id = pick("board.list") { _ = device.call("board.vote", ["id": id, "direction": random.next() % 2 == 0 ? "up" : "down"]) }
+        default: _ = device.call("messages.send", ["text": .string("hello \(word)")])
+        }
+    }
+
+    @Test(arguments: [11, 12, 13, 14])
+    func threeDevicesChangingEveryAppAtRandomWhileGoingOnAndOfflineEndTheSame(seed: UInt64) throws {
+        let database = try SyncNotesTests.shared(["alice"])
+        let folder = try SyncNotesTests.folder()
+        let names = ["laptop", "desktop", "phone"]
+        let devices = try names.map { try Device($0, database, folder: folder) }
+        var online = [true, true, true]
+        var random = SeededRandom(seed: seed)
+        var made = 0
+        for _ in 0..<6 {
+            let switching = Int(random.next() % 3)
+            online[switching].toggle()
+            // Offline as a device is: still syncing as its account, its server out of reach.
+            try devices[switching].restart(syncing: true, unreachable: !online[switching])
+            for (index, device) in devices.enumerated() {
+                for _ in 0..<5 { Self.change(device, names[index], &random, &made) }
+            }
+            usleep(100_000)
+        }
+        for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
+        var states: [[String]] = []
+        for _ in 0..<6 {
+            for device in devices { _ = device.call("sync.now") }
+            states = devices.map(Self.everything)
+            if states.allSatisfy({ $0 == states[0] }) { break }
+        }
+        for index in 1..<3 {
+            let (here, there) = (Set(states[index]), Set(states[0]))
+            let same = states[index] == states[0]
+            #expect(
+                same,
+                "\(names[index]) and laptop differ (seed \(seed)): only there \(here.subtracting(there).sorted()), only on the laptop \(there.subtracting(here).sorted())"
+            )
+        }
+        #expect(states[0].count > 10)
+        for device in devices { #expect(device.call("sync.status")?["result"]?["pending"] == 0) }
+    }
+}

@@ -73,11 +73,16 @@ import Darwin
         }
 
         /// Ends the process (`kill -9`, or at the end of its input), and starts it again (with or without
-        /// sync) on the same file.
-        func restart(syncing: Bool, killing: Bool = false) throws {
+        /// sync) on the same file; `unreachable`: syncing as the same account with a server that is not there
+        /// (a device offline).
+        func restart(syncing: Bool, killing: Bool = false, unreachable: Bool = false) throws {
             if killing { kill(server.pid, SIGKILL) } else { server.closeInput() }
             _ = server.waitForExit()
-            server = try SatchelProcess(["--db", path] + (syncing ? uri.map { ["--sync", $0] } ?? [] : []))
+            var link = syncing ? uri : nil
+            if unreachable, let role = uri?.split(separator: "user=").last {
+                link = "postgresql://127.0.0.1:9/offline?connect_timeout=1&user=\(role)"
+            }
+            server = try SatchelProcess(["--db", path] + (link.map { ["--sync", $0] } ?? []))
         }
     }
 

@@ -228,7 +228,8 @@ public final class SyncStateStore: Store {
                     let (seq, domain, id) = newest[key]!
                     rows += try pushRows(domain, id, seq: seq)
                 }
-                return (rows.sorted { $0.deviceSeq < $1.deviceSeq }, through)
+                // In the order of the entries; a vote (its entry's number negated) after its post.
+                return (rows.sorted { (abs($0.deviceSeq), -$0.deviceSeq) < (abs($1.deviceSeq), -$1.deviceSeq) }, through)
             }
         }
     }
