@@ -265,13 +265,7 @@ import Darwin
             }
             usleep(100_000)
         }
-        for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
-        var states: [[String]] = []
-        for _ in 0..<6 {
-            for device in devices { _ = device.call("sync.now") }
-            states = devices.map(Self.everything)
-            if states.allSatisfy({ $0 == states[0] }) { break }
-        }
+        let states = try SyncNotesTests.settle(devices, online: online, Self.everything)
         for index in 1..<3 {
             let (here, there) = (Set(states[index]), Set(states[0]))
             let same = states[index] == states[0]

@@ -289,6 +289,19 @@ import Darwin
         }.sorted()
     }
 
+    /// Brings the devices that are not `online` back, then has every device push and pull until nothing
+    /// moves; answers what `read` says of each.
+    static func settle(_ devices: [Device], online: [Bool], _ read: (Device) -> [String]) throws -> [[String]] {
+        for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
+        var states: [[String]] = []
+        for _ in 0..<6 {
+            for device in devices { _ = device.call("sync.now") }
+            states = devices.map(read)
+            if states.allSatisfy({ $0 == states[0] }) { break }
+        }
+        return states
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func threeDevicesEditingAtRandomWhileGoingOnAndOfflineEndTheSame(seed: UInt64) throws {
         let database = try Self.shared(["alice"])
@@ -319,14 +332,7 @@ import Darwin
             }
             usleep(100_000)
         }
-        for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
-        // Everyone pushes and pulls until nothing moves: every device ends with the same notes.
-        var states: [[String]] = []
-        for _ in 0..<6 {
-            for device in devices { _ = device.call("sync.now") }
-            states = devices.map(Self.contents)
-            if states.allSatisfy({ $0 == states[0] }) { break }
-        }
+        let states = try Self.settle(devices, online: online, Self.contents)
         #expect(states[1] == states[0], "desktop and laptop differ (seed \(seed))")
         #expect(states[2] == states[0], "phone and laptop differ (seed \(seed))")
         #expect(!states[0].isEmpty)

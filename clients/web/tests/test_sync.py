@@ -76,3 +76,54 @@ def test_a_note_made_on_another_device_appears_without_reloading(bridge_factory,
         assert page.console_errors() == []
     finally:
         cluster.stop()
+
+
+def test_two_people_share_the_board_and_messages_live(bridge_factory, page_factory, tmp_path):
+    """Anna in the page, Boris on his own device: his post and his message appear in her page without
+    reloading, with his name; her vote reaches him; and her own private notes never reach him."""
+    import pathlib
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
+    from postgres_cluster import Cluster
+
+    from satchel_client import Satchel, find_binary
+
+    cluster = Cluster()
+    try:
+        _, uris = cluster.database(find_binary(), ["anna", "boris"])
+        boris_role = uris["boris"].rsplit("user=", 1)[1].split("&")[0]
+        bridge = bridge_factory("--sync", uris["anna"])
+        page = page_factory(on=bridge)
+        page.open("board")
+        page.wait_until(lambda: sync_state(page)[1] == "Synced", timeout=15, message="Synced shown")
+        with Satchel(db=str(tmp_path / "boris.sqlite"), args=["--sync", uris["boris"]]) as boris:
+            post = boris.board.create(title="Picnic on Sunday?")
+            boris.messages.send(text="Bring the blue blanket")
+            boris.sync.now()
+            selector = f"section[data-app='board'] li.board-post[data-id='{post['id']}']"
+            page.wait_for(selector, timeout=15)
+            page.click(f"{selector} button.board-up")
+            page.wait_until(lambda: page.find(f"{selector} .board-count").text.split()[0] == "1",
+                            message="her vote counted")
+            page.wait_until(lambda: sync_state(page)[1] == "Synced", timeout=15, message="her vote sent")
+            boris.sync.now()
+            assert boris.board.get(id=post["id"])["ups"] == 1
+            page.screenshot("sync-shared-board")
+            page.tab("messages")
+            page.wait_until(lambda: "Bring the blue blanket" in page.texts("section[data-app='messages'] .chat-text"),
+                            timeout=15, message="his message shown")
+            assert boris_role in page.texts("section[data-app='messages'] .chat-author")
+            page.screenshot("sync-shared-messages")
+            # Her notes are hers: none reaches Boris.
+            page.tab("notes")
+            page.click("section[data-app='notes'] button[aria-label='New note']")
+            page.wait_for("dialog .note-editor")
+            page.driver.switch_to.active_element.send_keys("Anna's private list", Keys.ENTER)
+            page.wait_gone("dialog")
+            page.wait_until(lambda: sync_state(page)[1] == "Synced", timeout=15, message="her note sent")
+            boris.sync.now()
+            assert boris.notes.list()["items"] == []
+        assert page.console_errors() == []
+    finally:
+        cluster.stop()
