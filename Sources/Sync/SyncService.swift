@@ -101,6 +101,8 @@ public final class SyncService: Sendable {
         public var more: Bool
         public var fetched: [(sha256: String, bytes: [UInt8])] = []
         public var needUpload: [String] = []
+        /// The newest row of the log this account may read (when there is more to pull: for progress).
+        public var newest: Int64 = 0
     }
 
     /// Uploads `uploads` (image bytes by content, each once per account), fetches the images `fetch` names,
@@ -177,8 +179,13 @@ public final class SyncService: Sendable {
                             op: values[5] ?? "", body: values[6], base: values[7].flatMap { Int64($0) },
                             fields: values[8].map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }))
                 }
+                var newest = through
+                if found.count == limit {
+                    let last = try connection.execute("SELECT max(seq) FROM satchel.changes")
+                    newest = max(through, last.first?[0].flatMap { Int64($0) } ?? through)
+                }
                 update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.connected = true }
-                return Pulled(rows: pulled, through: through, more: found.count == limit, fetched: fetched)
+                return Pulled(rows: pulled, through: through, more: found.count == limit, fetched: fetched, newest: newest)
             }
         } catch {
             update { $0.lastError = "\(target): \(error.message)" }

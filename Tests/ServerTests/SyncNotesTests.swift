@@ -208,6 +208,30 @@ import Darwin
         #expect(desktop.titles().count == 30)
     }
 
+    @Test func aNewDevicePullsAWholeAccountInRoundsReportingProgressUpToItsTotal() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        // 2,500 notes, in batches of 500: three rounds of pulling for a new device.
+        for start in stride(from: 0, to: 2500, by: 500) {
+            let batch = (start..<start + 500).map { request($0 + 1000, "notes.create", ["title": .string("note \($0)")]) }
+            laptop.server.send(line: "[" + batch.joined(separator: ",") + "]")
+            #expect(laptop.server.readLine(timeout: 30)?.hasPrefix("[") == true)
+        }
+        #expect(laptop.call("sync.now")?["result"]?["pending"] == 0)
+        let desktop = try Device("desktop", database, folder: folder)
+        let done = try #require(desktop.call("sync.now", ["_meta": ["progressToken": "first"]])?["result"])
+        #expect(desktop.call("server.info")?["result"]?["counts"]?["notes"] == 2500)
+        let reports = desktop.notifications.filter { $0["method"] == "notifications/progress" }.compactMap { $0["params"] }
+        if (done["pulled"]?.integerValue ?? 0) > 0 {  // (the device's own first round may have been first)
+            let last = try #require(reports.last)
+            #expect(last["progress"] != nil && last["progress"] == last["total"], "\(reports)")
+            let values = reports.compactMap { $0["progress"]?.integerValue }
+            #expect(values == values.sorted() && values.count == Set(values).count, "progress only grows: \(values)")
+            #expect((last["total"]?.integerValue ?? 0) >= (done["pulled"]?.integerValue ?? 0))
+        }
+    }
+
     @Test func changesQueueWhilePostgreSQLIsDownAndGoOutWhenItIsBack() throws {
         let cluster = try PostgresCluster()  // its own: this test stops it
         defer { try? cluster.stop() }

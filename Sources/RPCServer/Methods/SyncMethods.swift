@@ -40,6 +40,8 @@ enum SyncMethods {
         var fetched: [String: PreparedImage] = [:]
         /// Images asked of PostgreSQL once: a row showing one it does not have is skipped, not asked again.
         var tried: Set<String> = []
+        /// Where the first round started to pull: progress counts the log's rows from there.
+        var pulledFrom: Int64?
     }
 
     /// What a round's network part takes.
@@ -102,7 +104,13 @@ enum SyncMethods {
                 totals.pulled += summary.applied
                 totals.conflicts += summary.copies.count
                 let pending = try store.sync.pending()
-                session?.report(totals.pushed + totals.pulled, message: "\(pending) to push")
+                // Progress: entries pushed and rows of the log looked at, of those known to be there.
+                let from = totals.pulledFrom ?? load.after
+                totals.pulledFrom = from
+                let done = totals.pushed + Int(pulled.through - from)
+                session?.report(
+                    done, total: max(done, totals.pushed + pending + Int(max(pulled.newest, pulled.through) - from)),
+                    message: "\(pending) to push")
                 if !summary.missingImages.isEmpty {
                     totals.fetch = summary.missingImages
                     throw NetworkSteps.Again()
