@@ -62,10 +62,10 @@ METHODS: dict[str, str] = {
     'messages.loadMore': 'The user scrolled to the top: fetches, stores and returns the next older batch from the feed. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800.',
     'messages.send': 'Stores a message from the local user as the newest one.',
     'messages.get': 'One message.',
-    'messages.delete': 'Deletes a message.',
+    'messages.delete': 'Deletes a message (with --sync, only one its account sent).',
     'board.create': 'Creates a post (title 1...255 characters; spaces alone are fine).',
     'board.get': 'One post.',
-    'board.delete': 'Deletes a post.',
+    'board.delete': 'Deletes a post (with --sync, only one its account wrote).',
     'board.vote': 'Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).',
     'board.list': 'Posts by votes (default: votes desc, then title), title, new, hot or best, in consistent pages.',
     'changes.since': 'Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.',
@@ -1464,7 +1464,7 @@ class Messages(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a message.
+        """Deletes a message (with --sync, only one its account sent).
 
         Args:
             id: The message's id.
@@ -1511,7 +1511,8 @@ class Board(Namespace):
 
         Args:
             id: The post's id.
-            voter: Who is voting or asking; gives one vote per voter and `myVote`.
+            voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter
+                is always the account.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
 
@@ -1526,7 +1527,7 @@ class Board(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a post.
+        """Deletes a post (with --sync, only one its account wrote).
 
         Args:
             id: The post's id.
@@ -1552,7 +1553,8 @@ class Board(Namespace):
         Args:
             id: The post's id.
             direction: up, down or clear. (one of up, down, clear)
-            voter: Who is voting or asking; gives one vote per voter and `myVote`.
+            voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter
+                is always the account.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
 
@@ -1576,7 +1578,8 @@ class Board(Namespace):
             sort: The order (default votes). (one of votes, title, new, hot, best)
             limit: Items per page (1...500, default 50). (page size, default 50)
             cursor: The `nextCursor` of the previous page.
-            voter: Who is voting or asking; gives one vote per voter and `myVote`.
+            voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter
+                is always the account.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
 
