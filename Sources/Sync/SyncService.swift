@@ -266,6 +266,14 @@ public final class SyncService: Sendable {
                 update { $0.connected = true; $0.schema = schema; $0.lastError = advice }
                 return nil
             }
+            guard connection.user == account else {
+                // (A service file or a libpq default named another role than the one this device votes as.)
+                update {
+                    $0.connected = true
+                    $0.lastError = "\(target) logged in as \(connection.user), not \(account): name the role in the URL"
+                }
+                return nil
+            }
             try connection.execute("INSERT INTO satchel.devices(id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [device])
             try connection.execute("LISTEN satchel_changes")
             update {

@@ -338,6 +338,10 @@ enum Migrations {
         // 11: per synced entity, the row of the shared log that last changed each of its fields (and on which
         // device): what merging a change made apart needs.
         "ALTER TABLE sync_entities ADD COLUMN fields TEXT;",
+        // 12: a pull asks, for each row it applies, whether this device has changes of that entity still to
+        // push: without this index that read went through every entry not yet pushed (a long push was
+        // quadratic).
+        "CREATE INDEX changes_entity ON changes(domain, entity_id, seq);",
     ]
 
     /// The schema version this build writes.

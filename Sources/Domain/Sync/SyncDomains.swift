@@ -525,10 +525,11 @@ final class SyncedVotes: Store, SyncDomain {
     /// The entity of `account`'s vote on `post`.
     static func entity(post: String, account: String) -> String { post + "/" + account }
 
-    func localEntity(_ id: String) -> String { String(id[..<(id.lastIndex(of: "/") ?? id.endIndex)]) }
+    /// A post id has no "/"; an account's name may.
+    func localEntity(_ id: String) -> String { String(id[..<(id.firstIndex(of: "/") ?? id.endIndex)]) }
 
     private func voter(_ id: String) -> String {
-        id.lastIndex(of: "/").map { String(id[id.index(after: $0)...]) } ?? ""
+        id.firstIndex(of: "/").map { String(id[id.index(after: $0)...]) } ?? ""
     }
 
     func read(_ id: String) throws -> SyncRead<SyncVote> {

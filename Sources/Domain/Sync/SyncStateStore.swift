@@ -150,7 +150,7 @@ public final class SyncStateStore: Store {
     private lazy var selectToPush = Prepared(
         database,
         """
-        SELECT seq, domain, entity_id FROM changes WHERE seq > ?1 AND seq NOT IN (SELECT seq FROM sync_skip)
+        SELECT seq, domain, entity_id, seq IN (SELECT seq FROM sync_skip) FROM changes WHERE seq > ?1
         ORDER BY seq LIMIT ?2
         """)
     private lazy var selectEntity = Prepared(
@@ -216,9 +216,9 @@ public final class SyncStateStore: Store {
                 var through = try number("pushed")
                 try selectToPush.forEachRow([.integer(through), .integer(Int64(limit))]) { row in
                     through = row.int64(0)
-                    guard let domain = ChangeDomain(rawValue: row.text(1)), Self.syncedDomains.contains(domain) else {
-                        return
-                    }
+                    guard row.int64(3) == 0, let domain = ChangeDomain(rawValue: row.text(1)),
+                        Self.syncedDomains.contains(domain)
+                    else { return }  // came from elsewhere, or does not sync: passed over
                     let key = domain.rawValue + "/" + row.text(2)
                     if newest[key] == nil { order.append(key) }
                     newest[key] = (row.int64(0), domain, row.text(2))
@@ -385,7 +385,13 @@ public final class SyncStateStore: Store {
                         summary.skipped.append("row \(row.seq) (\(row.domain) \(row.entity)): \(Self.reason(error))")
                     }
                 }
-                try skipAfter.run([.integer(before)])
+                if pushed >= before {
+                    // Nothing of this device's own waits: what the pull logged is passed over at once (so
+                    // the entries still to push stay few, however much was pulled).
+                    try upsert.run([.text("pushed"), .text(String(try newestSeq.integer() ?? before))])
+                } else {
+                    try skipAfter.run([.integer(before)])
+                }
                 if reached > pulled { try upsert.run([.text("pulled"), .text(String(reached))]) }
                 return summary
             }
@@ -468,6 +474,7 @@ public final class SyncStateStore: Store {
                 merged = logVersion
                 for field in D.Version.fields where changed.contains(field.name) { field.take(&merged, incoming) }
                 merged.revision = max(logVersion.revision, incoming.revision)
+                merged.dated(like: incoming)
                 let conflict = D.Version.fields.contains { field in
                     field.content && changed.contains(field.name) && unseen(field.name) && !field.same(logVersion, incoming)
                 }

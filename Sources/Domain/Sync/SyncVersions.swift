@@ -29,10 +29,14 @@ protocol SyncVersion: Codable, Equatable, Sendable {
     func check() throws(DomainError)
     /// This version kept beside another as a conflict copy: marked so a person sees it is one.
     func markedAsConflict() -> Self
+    /// Takes the time of `change` (a row merged into this version): it was last changed then.
+    mutating func dated(like change: Self)
 }
 
 extension SyncVersion {
     var images: [String] { [] }
+
+    mutating func dated(like change: Self) {}
 
     /// The names of the fields in which `self` differs from `base` (every field when there is none).
     func changedFields(since base: Self?) -> [String] {
@@ -97,6 +101,8 @@ struct SyncNote: SyncVersion {
         ]
     }
 
+    mutating func dated(like change: Self) { updatedAt = change.updatedAt }
+
     func check() throws(DomainError) {
         try checked("body") { () throws(DomainError) in
             try TextRules.checkNote(title: title, content: content)
@@ -131,6 +137,8 @@ struct SyncPhoto: SyncVersion {
 
     var images: [String] { [image] }
 
+    mutating func dated(like change: Self) { updatedAt = change.updatedAt }
+
     func check() throws(DomainError) {
         try checked("body") { () throws(DomainError) in try PhotoNote.checkCaption(caption) }
         guard isSHA256(image) else { throw .validation(reason: .invalidDocument, field: "body.image") }
@@ -154,6 +162,8 @@ struct SyncPost: SyncVersion {
     var revision: Int64
 
     static var fields: [SyncField<SyncPost>] { [SyncField("text", \.text), SyncField("images", \.images)] }
+
+    mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
         try checked("body") { () throws(DomainError) in try DiaryPost.check(text: text, imageCount: images.count) }
@@ -197,6 +207,8 @@ struct SyncReminder: SyncVersion {
             SyncField("position", \.position, content: false),
         ]
     }
+
+    mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
         try checked("body") { () throws(DomainError) in
