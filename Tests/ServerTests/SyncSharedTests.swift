@@ -133,3 +133,65 @@ import Testing
         #expect(try SyncAppsTests.storedImages(database, "alice").count == 1)
     }
 }
+
+/// The whole of SPEC §14 at once: two devices of one person and a second person, PostgreSQL stopped while
+/// all three change things, started again: everything everywhere, nothing lost, nothing private shared.
+@Suite struct SyncTogetherTests {
+    typealias Device = SyncNotesTests.Device
+
+    @Test func twoDevicesOfOnePersonAndASecondPersonThroughAnOutageEndWithTheSameDataAndNothingLost() throws {
+        let cluster = try PostgresCluster()  // its own: this test stops it
+        defer { try? cluster.stop() }
+        let database = try cluster.database(accounts: ["alice", "bob"])
+        _ = try SyncSchema.setUp(try PGConnection(database.ownerURI))
+        let folder = try SyncNotesTests.folder()
+        let photo = try SyncAppsTests.photo(folder, "harbour", red: 70)
+        let laptop = try Device("laptop", database, as: "alice", folder: folder)
+        let desktop = try Device("desktop", database, as: "alice", folder: folder)
+        let bob = try Device("bob", database, as: "bob", folder: folder)
+
+        // Before: each app once, on the laptop; a post on the Board for all.
+        let note = laptop.call("notes.create", ["title": "Trip"])?["result"]?["id"] ?? .null
+        let milk = SyncAppsTests.remind(laptop, "Milk")
+        _ = laptop.call("diary.create", ["text": "Harbour", "images": [["path": .string(photo)]]])
+        let post = laptop.call("board.create", ["title": "Harbour walk?"])?["result"]?["id"] ?? .null
+        #expect(SyncAppsTests.wait(desktop, for: 1) { SyncAppsTests.items($0, "diary.list").count } == 1)
+        #expect(SyncAppsTests.wait(bob, for: ["Harbour walk? +0 -0"], SyncSharedTests.board) == ["Harbour walk? +0 -0"])
+
+        // PostgreSQL goes away; everyone goes on.
+        try cluster.stop()
+        _ = laptop.call("notes.update", ["id": note, "content": "by train"])
+        _ = laptop.call("reminders.update", ["id": milk, "title": "Oat milk"])
+        _ = desktop.call("reminders.setCompleted", ["id": milk, "completed": true])
+        _ = desktop.call("photos.add", ["image": ["path": .string(photo)], "caption": "From the pier"])
+        _ = desktop.call("board.vote", ["id": post, "direction": "up"])
+        _ = bob.call("board.vote", ["id": post, "direction": "up"])
+        _ = bob.call("messages.send", ["text": "Count me in"])
+        try cluster.start()
+
+        let devices = [laptop, desktop, bob]
+        for device in devices { device.waitPushed() }
+        for device in devices { _ = device.call("sync.now") }
+        // Each app's lines without their ids (a conflict copy would show as a line more).
+        let mine = { (device: Device) -> [String] in
+            SyncConvergenceTests.everything(device).map { line in
+                let words = line.split(separator: " ", omittingEmptySubsequences: false)
+                return ([words[0]] + words.dropFirst(2)).joined(separator: " ")
+            } + SyncAppsTests.items(device, "photos.list").map { "photo \($0["caption"]?.stringValue ?? "")" }
+        }
+        let alice = mine(laptop)
+        #expect(mine(desktop) == alice)
+        #expect(
+            alice.sorted() == [
+                "board Harbour walk? +2 -0", "message Count me in", "note Trip by train", "photo From the pier",
+                "post Harbour", "reminder Oat milk done",
+            ], "\(alice)")
+        // Bob: the Board and Messages, with Alice's device's vote; none of her apps.
+        #expect(SyncSharedTests.board(bob) == ["Harbour walk? +2 -0"])
+        #expect(SyncSharedTests.conversation(bob).count == 1)
+        for method in ["notes.list", "diary.list", "photos.list", "reminders.list"] {
+            #expect(SyncAppsTests.items(bob, method).isEmpty, "\(method) on Bob's device")
+        }
+        for device in devices { #expect(device.call("sync.status")?["result"]?["pending"] == 0) }
+    }
+}
