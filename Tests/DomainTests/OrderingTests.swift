@@ -283,6 +283,22 @@ import Testing
     }
 
     @Test(arguments: Kind.allCases)
+    func aRenumberingLogsEveryRowAsMovedSoSyncSendsTheNewPlaces(kind: Kind) throws {
+        let (lists, ids) = try makeLists(kind, count: 6)
+        // The gap after the first row halves with each move in front of the second: it runs out in ~20.
+        var logged: [ChangeEvent] = []
+        for round in 0..<40 where logged.count <= 1 {
+            let id = try lists.ids()[round % 2 == 0 ? 5 : 4]
+            let start = try lists.store.changes.latestSequence()
+            _ = try lists.move(id, to: 1)
+            logged = try lists.store.changes.events(after: start, limit: 100)
+        }
+        #expect(logged.count > 1, "the list was renumbered within 40 moves")
+        #expect(Set(logged.map(\.id)) == Set(ids))
+        #expect(logged.allSatisfy { $0.kind == .moved && $0.domain == (kind == .notes ? .notes : .photos) })
+    }
+
+    @Test(arguments: Kind.allCases)
     func randomMovesMatchAReferenceArray(kind: Kind) throws {
         let (lists, ids) = try makeLists(kind, count: 25)
         var reference = ids

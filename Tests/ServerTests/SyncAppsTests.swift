@@ -115,6 +115,31 @@ import Darwin
         #expect(shas == [photo["image"]?["sha256"]?.stringValue ?? ""], "the copy shows the same photo")
     }
 
+    @Test func aDiaryPostWrittenOnTwoDevicesApartKeepsBothTextsAndItsPhotos() throws {
+        let database = try SyncNotesTests.shared(["alice"])
+        let folder = try SyncNotesTests.folder()
+        let beach = try Self.photo(folder, "beach", red: 160)
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        let post = try #require(
+            laptop.call("diary.create", ["text": "Swim", "images": [["path": .string(beach)]]])?["result"]?["id"])
+        #expect(Self.wait(desktop, for: 1) { Self.items($0, "diary.list").count } == 1)
+        laptop.waitPushed()
+        try desktop.restart(syncing: false)
+        _ = desktop.call("diary.update", ["id": post, "text": "Swim at eight"])
+        _ = laptop.call("diary.update", ["id": post, "text": "Swim at nine"])
+        laptop.waitPushed()
+        try desktop.restart(syncing: true)
+        desktop.waitPushed()
+        _ = laptop.call("sync.now")
+        let texts = { (device: Device) in
+            Self.items(device, "diary.list").map { "\($0["excerpt"]?.stringValue ?? "") \($0["thumbnails"]?.arrayValue?.count ?? 0)" }.sorted()
+        }
+        let expected = ["Swim at eight 1", "Swim at nine (conflict) 1"]
+        #expect(texts(desktop) == expected)
+        #expect(Self.wait(laptop, for: expected, texts) == expected)
+    }
+
     /// A reminder with `title`, made as a person makes one (tap to add, type, done).
     static func remind(_ device: Device, _ title: String) -> JSONValue {
         let id = device.call("reminders.add")?["result"]?["reminder"]?["id"] ?? .null
@@ -246,7 +271,7 @@ import Darwin
         }
     }
 
-    @Test(arguments: [11, 12, 13, 14])
+    @Test(arguments: [11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
     func threeDevicesChangingEveryAppAtRandomWhileGoingOnAndOfflineEndTheSame(seed: UInt64) throws {
         let database = try SyncNotesTests.shared(["alice"])
         let folder = try SyncNotesTests.folder()

@@ -7,7 +7,7 @@ public final class NoteStore: Store {
 
     init(_ context: StoreContext, edition: Edition) {
         self.edition = edition
-        self.order = OrderedList(database: context.database, table: "notes", counts: context.counts)
+        self.order = OrderedList(context, table: "notes", domain: .notes)
         self.cache = EntityCache(database: context.database, domain: .notes) {
             $0.title.utf8.count + $0.content.utf8.count + 128
         }

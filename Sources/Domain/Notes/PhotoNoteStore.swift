@@ -7,7 +7,7 @@ public final class PhotoNoteStore: Store {
     init(_ context: StoreContext, edition: Edition, images: ImageStore) {
         self.edition = edition
         self.images = images
-        self.order = OrderedList(database: context.database, table: "photo_notes", counts: context.counts)
+        self.order = OrderedList(context, table: "photo_notes", domain: .photos)
         super.init(context)
     }
 

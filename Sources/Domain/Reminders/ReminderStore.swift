@@ -5,7 +5,7 @@ public final class ReminderStore: Store {
     let sessions: EditingSessions
 
     override init(_ context: StoreContext) {
-        self.order = OrderedList(database: context.database, table: "reminders", counts: context.counts)
+        self.order = OrderedList(context, table: "reminders", domain: .reminders)
         self.sessions = EditingSessions(context)
         super.init(context)
     }

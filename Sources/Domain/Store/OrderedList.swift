@@ -17,13 +17,19 @@ final class OrderedList {
     let database: Database
     let table: String
     private let counts: RowCounts
+    private let domain: ChangeDomain
+    private let changes: ChangeLog
+    private let clock: any Clock
 
     static let gap: Int64 = 1 << 20
 
-    init(database: Database, table: String, counts: RowCounts) {
-        self.database = database
+    init(_ context: StoreContext, table: String, domain: ChangeDomain) {
+        database = context.database
         self.table = table
-        self.counts = counts
+        counts = context.counts
+        self.domain = domain
+        changes = context.changes
+        clock = context.clock
     }
 
     func count() throws -> Int {
@@ -132,7 +138,8 @@ final class OrderedList {
 
     /// Spreads every row out to multiples of the gap, keeping the order. Positions are always positive, so
     /// negating them first frees the positive range without ever colliding on the UNIQUE index. Rare
-    /// enough to be prepared each time.
+    /// enough to be prepared each time. Every row's place changed: each is logged as moved (sync sends the
+    /// new places, so other devices keep the same order).
     private func renumber() throws {
         try database.run("UPDATE \(table) SET position = -position")
         try database.run(
@@ -141,5 +148,9 @@ final class OrderedList {
             FROM (SELECT id, row_number() OVER (ORDER BY position DESC) AS rank FROM \(table)) AS ranked
             WHERE \(table).id = ranked.id
             """, [.integer(Self.gap)])
+        let now = clock.nowMilliseconds()
+        var ids: [String] = []
+        try Prepared(database, "SELECT id FROM \(table) ORDER BY position").forEachRow { ids.append($0.text(0)) }
+        for id in ids { try changes.record(domain, .moved, id: id, at: now) }
     }
 }
