@@ -13,7 +13,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libheif's declarations only (Debian's libheif-dev): satchel loads the library itself, on the first
+        // HEIF photo (see Imaging/HEIF.swift), so that starting satchel does not load it and its decoders.
+        .systemLibrary(name: "CHEIF"),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Protocol"),
         // Decoding, scaling and encoding photos: the only target that links the image libraries.
@@ -24,7 +26,9 @@ let package = Package(
         .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
+        .testTarget(
+            name: "ImagingTests", dependencies: ["Imaging", "CTurboJPEG", "CPNG", "CWebP", "CHEIF"],
+            linkerSettings: [.linkedLibrary("heif")]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], exclude: ["Fixtures"]),
         .testTarget(
             name: "ServerTests", dependencies: ["RPCServer", "Protocol", "Domain", "Imaging", "Sync"], exclude: ["Support"]),
