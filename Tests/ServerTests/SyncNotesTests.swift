@@ -297,13 +297,21 @@ import Darwin
                 "INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body) VALUES ($1, $2, 'notes', $3, 'put', $4::jsonb)",
                 [device, String(index + 1), entity, body])
         }
+        // And a photo note whose photo never reached PostgreSQL.
+        let photo =
+            #"{"id":"photo_lost","image":"\#(String(repeating: "ab", count: 32))","caption":"Lost","createdAt":"2026-11-26T00:00:00.000Z","updatedAt":"2026-11-26T00:00:00.000Z","revision":1}"#
+        try other.execute(
+            "INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body) VALUES ($1, 9, 'photos', 'photo_lost', 'put', $2::jsonb)",
+            [device, photo])
         let folder = try Self.folder()
         let laptop = try Device("laptop", database, folder: folder)
         #expect(laptop.call("sync.now")?["result"]?["pending"] == 0)
         #expect(laptop.titles() == ["Fine"])
         let logged = laptop.server.standardError()
         #expect(logged.contains("note_long") && logged.contains("note_odd"), "\(logged)")
+        #expect(logged.contains("photo_lost): an image it shows is not in PostgreSQL"), "\(logged)")
         #expect(!logged.contains("note_good"))
+        #expect(laptop.call("photos.list")?["result"]?["items"] == [])
     }
 
     /// Every note a device has, as (id, title, content), sorted: what must end equal on every device.
