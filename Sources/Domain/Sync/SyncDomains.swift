@@ -47,6 +47,10 @@ protocol SyncDomain: AnyObject {
     func write(_ id: String, _ version: Version?, images: SyncImages) throws -> Bool
     /// The local change-log entity a log entity's changes are logged under (a vote's: its post).
     func localEntity(_ id: String) -> String
+    /// Whether changes this device has not pushed yet can be changes of `id` (then they hold the log's
+    /// version back until they are in the log). Not for another account's vote, nor for a board post,
+    /// whose only local changes besides its creation and deletion are this account's votes.
+    func changesHere(_ id: String) -> Bool
     /// `version` as the log keeps it, written by `account` (a shared domain's versions say who wrote them).
     func stamped(_ version: Version, author: String, over logVersion: Version?) -> Version
 }
@@ -55,6 +59,7 @@ extension SyncDomain {
     var keepsCopies: Bool { true }
     var logDomain: String { domain.rawValue }
     func localEntity(_ id: String) -> String { id }
+    func changesHere(_ id: String) -> Bool { true }
     func stamped(_ version: Version, author: String, over logVersion: Version?) -> Version { version }
 
     func decode(_ body: String) throws -> Version {
@@ -451,6 +456,8 @@ final class SyncedMessages: Store, SyncDomain {
 final class SyncedBoard: Store, SyncDomain {
     let domain = ChangeDomain.board
     let keepsCopies = false
+
+    func changesHere(_ id: String) -> Bool { false }
     private lazy var select = Prepared(database, "SELECT id, title, created_at FROM board_posts WHERE id = ?1")
     private lazy var insert = Prepared(
         database,
@@ -506,6 +513,14 @@ final class SyncedVotes: Store, SyncDomain {
     let domain = ChangeDomain.board
     let logDomain = "votes"
     let keepsCopies = false
+    private let account: () -> String?
+
+    init(_ context: StoreContext, account: @escaping () -> String?) {
+        self.account = account
+        super.init(context)
+    }
+
+    func changesHere(_ id: String) -> Bool { voter(id) == account() }
     private lazy var selectVote = Prepared(database, "SELECT direction FROM board_votes WHERE post_id = ?1 AND voter = ?2")
     private lazy var selectPost = Prepared(database, "SELECT ups, downs, created_at FROM board_posts WHERE id = ?1")
     private lazy var upsertVote = Prepared(

@@ -95,7 +95,7 @@ public final class SyncStateStore: Store {
     private lazy var reminders = SyncedReminders(context)
     private lazy var messages = SyncedMessages(context, localAuthor: localAuthor) { [unowned self] in account }
     private lazy var board = SyncedBoard(context)
-    private lazy var votes = SyncedVotes(context)
+    private lazy var votes = SyncedVotes(context) { [unowned self] in account }
 
     init(_ context: StoreContext, images: ImageStore, localAuthor: Author) {
         self.context = context
@@ -493,7 +493,11 @@ public final class SyncStateStore: Store {
         }  // else: a deletion that had not seen an edit loses to it
         if row.own && entity.awaiting == row.deviceSeq { entity.awaiting = nil }
         try save(row.domain, row.entity, entity)
-        if try follows(kind.domain, kind.localEntity(row.entity), awaiting: entity.awaiting, pushed: pushed) {
+        let followsLog =
+            kind.changesHere(row.entity)
+            ? try follows(kind.domain, kind.localEntity(row.entity), awaiting: entity.awaiting, pushed: pushed)
+            : entity.awaiting == nil
+        if followsLog {
             if try kind.write(row.entity, try entity.state.map(kind.decode), images: images) { summary.applied += 1 }
         }
     }
