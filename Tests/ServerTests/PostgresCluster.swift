@@ -49,6 +49,13 @@ final class PostgresCluster: Sendable {
         try Self.asPostgres(
             ["initdb", "-D", folder + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
         try start()
+        // A test process that crashes runs no atexit: a watcher outlives it, and stops and removes the
+        // cluster once the process is gone.
+        try Self.spawnAsPostgres(
+            [
+                "/bin/sh", "-c",
+                "while [ -d /proc/\(getpid()) ]; do sleep 1; done; \(Self.binaries)/pg_ctl -D \(folder)/data -m immediate -w stop; rm -rf \(folder)",
+            ], wait: false)
         let first = Self.started.withLock { folders in
             folders.append(folder)
             return folders.count == 1
@@ -84,11 +91,14 @@ final class PostgresCluster: Sendable {
     /// watches for the end of its child (and every pipe of the tests running beside), so no descriptor
     /// but the standard three goes with it.
     private static func asPostgres(_ arguments: [String]) throws(ClusterError) {
-        let program = binaries + "/" + arguments[0]
-        let argv =
-            getuid() == 0
-            ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments.dropFirst()
-            : [program] + arguments.dropFirst()
+        try spawnAsPostgres([binaries + "/" + arguments[0]] + arguments.dropFirst(), wait: true)
+    }
+
+    /// Spawns `arguments` (a program's path first) as the `postgres` user when this process is root, and
+    /// waits for it to succeed, unless `wait` is false (it then runs on by itself).
+    private static func spawnAsPostgres(_ arguments: [String], wait: Bool) throws(ClusterError) {
+        let program = arguments[0]
+        let argv = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -105,10 +115,11 @@ final class PostgresCluster: Sendable {
         defer { cArguments.forEach { free($0) } }
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
         guard spawned == 0 else { throw ClusterError(description: "cannot run \(program): errno \(spawned)") }
+        guard wait else { return }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else {
-            throw ClusterError(description: "\(arguments[0]) failed (wait status \(status))")
+            throw ClusterError(description: "\(program) failed (wait status \(status))")
         }
     }
 
