@@ -1,6 +1,22 @@
 // The domains every account of the database shares (SPEC §14): messages, board posts, and each account's
 // votes. How each reads and writes on this device; PostgreSQL holds each to its author (SyncSchema).
 
+/// A shared entity's version says who wrote it: the account of its first row in the log.
+protocol AuthoredVersion: SyncVersion {
+    var author: String? { get set }
+}
+
+extension SyncMessage: AuthoredVersion {}
+extension SyncBoardPost: AuthoredVersion {}
+
+extension SyncDomain where Version: AuthoredVersion {
+    func stamped(_ version: Version, author: String, over logVersion: Version?) -> Version {
+        var stamped = version
+        stamped.author = logVersion?.author ?? author
+        return stamped
+    }
+}
+
 /// Messages of the conversation every account shares. Only this account's own messages go out (sent here
 /// or on its other devices); those loaded from the upstream feed are this device's history.
 final class SyncedMessages: Store, SyncDomain {
@@ -29,12 +45,6 @@ final class SyncedMessages: Store, SyncDomain {
             guard row.text(3) == Message.Origin.local.rawValue else { return SyncRead<SyncMessage>.hidden }
             return .version(SyncMessage(id: row.text(0), text: row.text(1), sentAt: Exchange.time(row.int64(2))))
         } ?? .gone
-    }
-
-    func stamped(_ version: SyncMessage, author: String, over logVersion: SyncMessage?) -> SyncMessage {
-        var stamped = version
-        stamped.author = logVersion?.author ?? author
-        return stamped
     }
 
     /// A message arrives as the newest; this account's own shows as sent here, another's with its account's name.
@@ -82,12 +92,6 @@ final class SyncedBoard: Store, SyncDomain {
         try select.first([.text(id)]) { row in
             .version(SyncBoardPost(id: row.text(0), title: row.text(1), createdAt: Exchange.time(row.int64(2))))
         } ?? .gone
-    }
-
-    func stamped(_ version: SyncBoardPost, author: String, over logVersion: SyncBoardPost?) -> SyncBoardPost {
-        var stamped = version
-        stamped.author = logVersion?.author ?? author
-        return stamped
     }
 
     func write(_ id: String, _ version: SyncBoardPost?, images: SyncImages) throws -> Bool {
