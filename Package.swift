@@ -16,11 +16,14 @@ let package = Package(
         // libheif's declarations only (Debian's libheif-dev): satchel loads the library itself, on the first
         // HEIF photo (see Imaging/HEIF.swift), so that starting satchel does not load it and its decoders.
         .systemLibrary(name: "CHEIF"),
+        // libcurl's declarations only (Debian's libcurl4-openssl-dev): loaded on the first request to an HTTP
+        // message feed (see Domain/Messages/HTTPMessageFeed.swift).
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Protocol"),
         // Decoding, scaling and encoding photos: the only target that links the image libraries.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
-        .target(name: "Domain", dependencies: ["CSQLite", "Imaging"]),
+        .target(name: "Domain", dependencies: ["CSQLite", "CCurl", "Imaging"]),
         // Sync with PostgreSQL: the only target that links libpq.
         .target(name: "Sync", dependencies: ["Domain", "CLibPQ"]),
         .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"]),

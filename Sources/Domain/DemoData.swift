@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sample data for every app (`--demo`), so a new user has something to look at.
 public enum DemoData {

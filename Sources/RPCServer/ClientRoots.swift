@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Protocol
 
 /// The folders an MCP client lets the server's tools use: its roots (MCP's `roots` capability), asked for

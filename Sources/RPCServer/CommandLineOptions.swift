@@ -1,5 +1,14 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Sync
 
 /// What the command line asks for.
@@ -65,6 +74,7 @@ enum CommandLineOptions {
         var databasePath: String? = nil
         var memory = false
         var configuration = ServerConfiguration(database: .memory)
+        configuration.timeZone = .current(environment: environment)
         var index = 0
         if arguments.first == "sync-setup" {
             guard arguments.count == 2, !arguments[1].hasPrefix("-") else {
@@ -118,7 +128,7 @@ enum CommandLineOptions {
                 configuration.language = language
             case "--time-zone":
                 let identifier = try value()
-                guard let zone = TimeZone(identifier: identifier) else {
+                guard let zone = TimeZoneRules(identifier: identifier) else {
                     throw UsageError(message: "--time-zone: unknown time zone '\(identifier)'")
                 }
                 configuration.timeZone = zone
@@ -156,7 +166,7 @@ enum CommandLineOptions {
                 configuration.feedTimeout = seconds
             case "--user-name":
                 let name = try value()
-                guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                guard !name.allSatisfy(\.isWhitespace) else {
                     throw UsageError(message: "--user-name must not be blank")
                 }
                 configuration.userName = name

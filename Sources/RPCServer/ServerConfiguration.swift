@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the data lives.
 enum DatabaseLocation: Equatable {
@@ -21,7 +25,7 @@ enum DatabaseLocation: Equatable {
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             return dataHome + "/satchel/satchel.sqlite"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/satchel/satchel.sqlite"
     }
 }
@@ -30,7 +34,7 @@ enum DatabaseLocation: Equatable {
 struct ServerConfiguration {
     var database: DatabaseLocation
     var language: Language = .english
-    var timeZone: TimeZone = .current
+    var timeZone: TimeZoneRules = .gmt
     var logLevel: LogLevel = .warn
     var maximumMessageBytes = 32 * 1024 * 1024
     var maximumImageBytes = 20 * 1024 * 1024

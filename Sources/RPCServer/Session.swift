@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Protocol
 
 /// The state of one connection (one stdin/stdout pair): its language, time zone and lifecycle.
@@ -7,7 +11,7 @@ import Protocol
 /// - Important: Used only on the thread that runs the server loop.
 final class Session {
     var language: Language
-    var timeZone: TimeZone
+    var timeZone: TimeZoneRules
     /// Set by `shutdown`: later requests are answered `-32007`.
     var isShuttingDown = false
     /// Set by `exit`: the loop stops after the current line.
@@ -45,7 +49,7 @@ final class Session {
     }
 
     init(
-        language: Language, timeZone: TimeZone, editing: ReminderEditingSession, fileAccess: FileAccess = .anywhere,
+        language: Language, timeZone: TimeZoneRules, editing: ReminderEditingSession, fileAccess: FileAccess = .anywhere,
         uploads: ImageUploads = ImageUploads(maximumImageBytes: 20 << 20, maximumMessageBytes: 32 << 20)
     ) {
         self.uploads = uploads

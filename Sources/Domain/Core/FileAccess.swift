@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which files a request may read or write: anywhere the process may (the default for the user's own
 /// embedder), or only inside folders someone declared, the `--files-root` folders and, for an MCP tool, the

@@ -1,10 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `dd/MM/yyyy HH:mm` in a time zone, as the diary shows a post's date (e.g. `13/05/2015 10:15`).
 public enum DisplayDate {
-    public static func format(milliseconds: Int64, in zone: TimeZone) -> String {
+    public static func format(milliseconds: Int64, in zone: TimeZoneRules) -> String {
         let seconds = Timestamp.floorDivide(milliseconds, 1000).quotient
-        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        let offset = Int64(zone.secondsFromGMT(at: seconds))
         let local = seconds + offset
         let (days, secondOfDay) = Timestamp.floorDivide(local, 86_400)
         let (year, month, day) = Timestamp.civil(fromDays: days)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How many entities an import added.
 public struct ImportSummary: Sendable, Equatable {

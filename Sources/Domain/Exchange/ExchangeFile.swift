@@ -3,7 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The C library's `write`, named apart from `ExchangeFile.write`.
+private let systemWrite = write
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules for the `path` of `export` and `import`: absolute; an export goes into an existing folder and
 /// replaces only a regular file; an import reads only a regular file (never a FIFO or a device, which could
@@ -58,7 +65,7 @@ public final class ExchangeFileOutput {
     public func write(_ chunk: UnsafeRawBufferPointer) throws(DomainError) {
         var offset = 0
         while offset < chunk.count {
-            let written = Foundation.write(descriptor, chunk.baseAddress! + offset, chunk.count - offset)
+            let written = systemWrite(descriptor, chunk.baseAddress! + offset, chunk.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw ExchangePath.ioError("cannot write", temporary)

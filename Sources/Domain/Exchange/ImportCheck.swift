@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules an imported document must keep, element by element (a failed check stops the import, whose
 /// transaction then rolls back: nothing of the document is kept).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One import's work, inside its transaction: each list's new elements added, and what was added so far.
 /// Made per import, once the import's TEMP table is there; its statements are prepared the first time

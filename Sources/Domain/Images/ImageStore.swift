@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Imaging
 import Synchronization
 
@@ -173,10 +183,12 @@ public final class ImageStore: Store {
         guard Int(info.st_size) <= maximumBytes else {
             throw .validation(reason: .imageTooLarge, field: field, limit: Int64(maximumBytes))
         }
-        guard let handle = FileHandle(forReadingAtPath: path),
-            let data = try? handle.read(upToCount: maximumBytes + 1)
-        else { throw .validation(reason: .imageUnreadable, field: field) }
-        try? handle.close()
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            throw .validation(reason: .imageUnreadable, field: field)
+        }
+        guard data.count <= maximumBytes else {
+            throw .validation(reason: .imageTooLarge, field: field, limit: Int64(maximumBytes))
+        }
         return [UInt8](data)
     }
 

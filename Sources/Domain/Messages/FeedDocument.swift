@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads the two answer shapes of SPEC §9: `{"result": ["text", ...]}` or
 /// `{"messages": [{id?, text, sentAt?, author?: {name, avatarUrl?}}]}`, with `JSONDecoder`, as the domain

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Who a process is, in a way that survives pid reuse: its pid plus its start time (Linux `/proc`).
 struct ProcessIdentity: Equatable {

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Hears of every statement just before it runs, and of every savepoint before it opens (see
 /// ``Database/observer``).
@@ -99,13 +108,15 @@ public final class Database {
 
     private static func prepareLocation(_ path: String) throws(SQLiteError) {
         let manager = FileManager.default
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty && !manager.fileExists(atPath: directory) {
             do {
                 try manager.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create directory \(directory): \(error.localizedDescription)")
+                // FileManager's error wraps the system's; its text is what a person can act on.
+                let reason = ((error as? CocoaError)?.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create directory \(directory): \(reason ?? "\(error)")")
             }
         }
         if !manager.fileExists(atPath: path) {

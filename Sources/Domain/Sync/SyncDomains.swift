@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a device holds of an entity, as a push sees it.
 enum SyncRead<Version> {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One local change on its way to PostgreSQL: the entity's state now (or its deletion), numbered by the
 /// change-log entry that sent it, so pushing it again adds nothing twice; `base`, the row of the shared log

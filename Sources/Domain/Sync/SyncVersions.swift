@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One field of a synced entity, as merging sees it: its name in a row's `fields`, how two versions compare
 /// on it, and how one version takes it from another. `content`: a change to it made apart from another

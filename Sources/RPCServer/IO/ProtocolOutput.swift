@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The only way to the real stdout.
 ///
@@ -48,6 +52,11 @@ struct ProtocolOutput {
 /// Writes to file descriptor 1 the way careless code would; used only by the stdout-protection test hook.
 enum StrayOutput {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var bytes = Array(text.utf8)
+        #if canImport(Glibc)
+        _ = Glibc.write(1, &bytes, bytes.count)
+        #else
+        _ = Darwin.write(1, &bytes, bytes.count)
+        #endif
     }
 }

@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Protocol
 
 /// `export` and `import` (SPEC §11): one JSON document of everything, in a message for small data or

@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Protocol
 
 /// The server's own methods (SPEC §4): `initialize`, `ping`, `shutdown`, `exit`, `server.info`.
@@ -37,7 +41,7 @@ enum ServerMethods {
                     session.language = Language(rawValue: tag)!
                 }
                 if let identifier = params.string("timeZone") {
-                    guard let zone = TimeZone(identifier: identifier) else {
+                    guard let zone = TimeZoneRules(identifier: identifier) else {
                         throw ServerError.invalidParam("timeZone", expected: "an IANA time zone name")
                     }
                     session.timeZone = zone

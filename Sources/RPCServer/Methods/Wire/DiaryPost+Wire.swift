@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Protocol
 
 // A diary post on the wire: the whole post (`diary.get` and the rest) and its preview (`diary.list`), both
@@ -18,7 +22,7 @@ extension DiaryPost {
             ("layout", layoutSchema),
         ])
 
-    func json(zone: TimeZone) -> JSONValue {
+    func json(zone: TimeZoneRules) -> JSONValue {
         .encoded(
             EncodedJSON(capacity: 256 + (text?.utf8.count ?? 0) + 160 * images.count) { writer in
                 writer.writeRaw("{\"id\":"); writer.write(string: id)
@@ -43,7 +47,7 @@ extension DiaryPreview {
 }
 
 extension JSONWriter {
-    mutating func write(preview: DiaryPreview, zone: TimeZone) {
+    mutating func write(preview: DiaryPreview, zone: TimeZoneRules) {
         writeRaw("{\"id\":"); write(string: preview.id)
         writeRaw(",\"displayDate\":"); write(string: DisplayDate.format(milliseconds: preview.createdAt, in: zone))
         writeRaw(",\"createdAt\":"); write(timestamp: preview.createdAt)
