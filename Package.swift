@@ -19,12 +19,14 @@ let package = Package(
         // libcurl's declarations only (Debian's libcurl4-openssl-dev): loaded on the first request to an HTTP
         // message feed (see Domain/Messages/HTTPMessageFeed.swift).
         .systemLibrary(name: "CCurl"),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq's declarations only (Debian's libpq-dev): loaded when satchel first talks to PostgreSQL
+        // (see Sync/LibPQ.swift).
+        .systemLibrary(name: "CLibPQ"),
         .target(name: "Protocol"),
         // Decoding, scaling and encoding photos: the only target that links the image libraries.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
         .target(name: "Domain", dependencies: ["CSQLite", "CCurl", "Imaging"]),
-        // Sync with PostgreSQL: the only target that links libpq.
+        // Sync with PostgreSQL: the only target that uses libpq.
         .target(name: "Sync", dependencies: ["Domain", "CLibPQ"]),
         .executableTarget(name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging"]),

@@ -28,38 +28,43 @@ public struct PGError: Error, Equatable, CustomStringConvertible {
 /// One libpq connection, used from one thread at a time. Statements take their values as text
 /// parameters (`$1`, `$2`…): nothing a person typed is ever spliced into SQL.
 public final class PGConnection {
+    private let pq: LibPQ
     private let connection: OpaquePointer
 
     /// Connects with a libpq connection URI or `key=value` string; the password comes as libpq takes it
     /// (the URI, `PGPASSWORD`, `~/.pgpass`), and never appears in an error. A server that does not answer
     /// is given up after 10 seconds, unless the URI says otherwise (`connect_timeout`).
     public init(_ conninfo: String) throws(PGError) {
+        let pq = try LibPQ.library()
         let keywords: [UnsafeMutablePointer<CChar>?] = [strdup("connect_timeout"), strdup("dbname"), nil]
         let values: [UnsafeMutablePointer<CChar>?] = [strdup("10"), strdup(conninfo), nil]
         defer { (keywords + values).forEach { free($0) } }
         // The URI's own settings, expanded from `dbname`, override the default before it.
         let names = keywords.map { $0.map { UnsafePointer($0) } }
         let settings = values.map { $0.map { UnsafePointer($0) } }
-        let made = PQconnectdbParams(names, settings, 1)
+        let made = names.withUnsafeBufferPointer { names in
+            settings.withUnsafeBufferPointer { pq.connectdbParams(names.baseAddress, $0.baseAddress, 1) }
+        }
         guard let made else {
             throw PGError(kind: .connection, sqlState: nil, message: "could not start a PostgreSQL connection")
         }
-        guard PQstatus(made) == CONNECTION_OK else {
-            let message = Self.words(PQerrorMessage(made))
-            PQfinish(made)
+        guard pq.status(made) == CONNECTION_OK else {
+            let message = Self.words(pq.errorMessage(made))
+            pq.finish(made)
             throw PGError(kind: .connection, sqlState: nil, message: message)
         }
+        self.pq = pq
         connection = made
         // Notices (a NOTICE from CREATE … IF NOT EXISTS) are not errors: they go nowhere.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = pq.setNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit {
-        PQfinish(connection)
+        pq.finish(connection)
     }
 
     /// The role this connection logged in as: the account.
-    public var user: String { PQuser(connection).map { String(cString: $0) } ?? "" }
+    public var user: String { pq.user(connection).map { String(cString: $0) } ?? "" }
 
     /// A statement's value: text, or bytes sent as they are (`bytea`, without doubling them into hex).
     public enum Parameter {
@@ -70,17 +75,17 @@ public final class PGConnection {
     /// Runs one statement; answers its rows, each value as text (`nil` for NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> [[String?]] {
-        try run(sql, parameters.map { .text($0) }, binary: false) { result, row, column in
-            String(cString: PQgetvalue(result, row, column))
+        try run(sql, parameters.map { .text($0) }, binary: false) { [pq] result, row, column in
+            String(cString: pq.getvalue(result, row, column)!)
         }
     }
 
     /// Runs one statement; answers its rows, each value as PostgreSQL's binary form (`bytea`: its bytes).
     @discardableResult
     public func executeBinary(_ sql: String, _ parameters: [Parameter]) throws(PGError) -> [[[UInt8]?]] {
-        try run(sql, parameters, binary: true) { result, row, column in
-            let length = Int(PQgetlength(result, row, column))
-            return PQgetvalue(result, row, column).withMemoryRebound(to: UInt8.self, capacity: length) {
+        try run(sql, parameters, binary: true) { [pq] result, row, column in
+            let length = Int(pq.getlength(result, row, column))
+            return pq.getvalue(result, row, column)!.withMemoryRebound(to: UInt8.self, capacity: length) {
                 [UInt8](UnsafeBufferPointer(start: $0, count: length))
             }
         }
@@ -114,43 +119,44 @@ public final class PGConnection {
             if case .bytes = parameter { return 1 }
             return 0
         }
-        let result = PQexecParams(
-            connection, sql, Int32(parameters.count), nil, copies.map { $0.map { UnsafePointer($0) } }, lengths,
-            formats, binary ? 1 : 0)
-        guard let result else {
-            throw PGError(kind: .connection, sqlState: nil, message: Self.words(PQerrorMessage(connection)))
+        let values = copies.map { $0.map { UnsafePointer($0) } }
+        let result = values.withUnsafeBufferPointer { values in
+            pq.execParams(connection, sql, Int32(parameters.count), nil, values.baseAddress, lengths, formats, binary ? 1 : 0)
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        guard let result else {
+            throw PGError(kind: .connection, sqlState: nil, message: Self.words(pq.errorMessage(connection)))
+        }
+        defer { pq.clear(result) }
+        switch pq.resultStatus(result) {
         case PGRES_COMMAND_OK:
             return []
         case PGRES_TUPLES_OK:
-            let rows = Int32(PQntuples(result))
-            let columns = Int32(PQnfields(result))
+            let rows = pq.ntuples(result)
+            let columns = pq.nfields(result)
             return (0..<rows).map { row in
                 (0..<columns).map { column in
-                    PQgetisnull(result, row, column) != 0 ? nil : value(result, row, column)
+                    pq.getisnull(result, row, column) != 0 ? nil : value(result, row, column)
                 }
             }
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let lost = PQstatus(connection) != CONNECTION_OK
+            let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let lost = pq.status(connection) != CONNECTION_OK
             throw PGError(
-                kind: lost ? .connection : .statement, sqlState: state, message: Self.words(PQresultErrorMessage(result)))
+                kind: lost ? .connection : .statement, sqlState: state, message: Self.words(pq.resultErrorMessage(result)))
         }
     }
 
     /// The connection's socket, to wait on for notifications (`LISTEN`).
-    public var socket: Int32 { PQsocket(connection) }
+    public var socket: Int32 { pq.socket(connection) }
 
     /// Reads what the server sent and answers how many notifications (`NOTIFY`) came.
     public func takeNotifications() throws(PGError) -> Int {
-        guard PQconsumeInput(connection) != 0 else {
-            throw PGError(kind: .connection, sqlState: nil, message: Self.words(PQerrorMessage(connection)))
+        guard pq.consumeInput(connection) != 0 else {
+            throw PGError(kind: .connection, sqlState: nil, message: Self.words(pq.errorMessage(connection)))
         }
         var count = 0
-        while let notification = PQnotifies(connection) {
-            PQfreemem(notification)
+        while let notification = pq.notifies(connection) {
+            pq.freemem(notification)
             count += 1
         }
         return count
@@ -170,7 +176,7 @@ public final class PGConnection {
     }
 
     /// libpq's message as one line: its lines joined, blank ones and the trailing newline dropped.
-    static func words(_ text: UnsafePointer<CChar>?) -> String {
+    static func words(_ text: UnsafeMutablePointer<CChar>?) -> String {
         oneLine(text.map { String(cString: $0) } ?? "")
     }
 
@@ -190,13 +196,15 @@ public struct PGTarget: Sendable, Equatable, CustomStringConvertible {
 
     /// The parts of `conninfo`, or `nil` when libpq cannot read it (the reason in `error`).
     public static func parse(_ conninfo: String) -> Result<PGTarget, PGError> {
+        let pq: LibPQ
+        do { pq = try LibPQ.library() } catch { return .failure(error) }
         var failure: UnsafeMutablePointer<CChar>? = nil
-        guard let options = PQconninfoParse(conninfo, &failure) else {
+        guard let options = pq.conninfoParse(conninfo, &failure) else {
             let message = failure.map { String(cString: $0) } ?? "not a connection string"
-            if let failure { PQfreemem(failure) }
+            if let failure { pq.freemem(failure) }
             return .failure(PGError(kind: .connection, sqlState: nil, message: PGConnection.oneLine(message)))
         }
-        defer { PQconninfoFree(options) }
+        defer { pq.conninfoFree(options) }
         var values: [String: String] = [:]
         var option = options
         while let keyword = option.pointee.keyword {
