@@ -49,7 +49,7 @@ public final class DataStore {
     ) throws(DomainError) {
         let database: Database
         do {
-            database = try Database(path: path)
+            database = try Database(path: path, image: Migrations.template)
             try Migrations.migrate(database)
         } catch let error as SQLiteError {
             throw DomainError(error)

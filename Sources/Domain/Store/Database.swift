@@ -55,11 +55,12 @@ public final class Database {
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is `nil`.
-    /// A new file is created with permissions 0600 and its directory with 0700.
-    public init(path: String?) throws(SQLiteError) {
+    /// A new file is created with permissions 0600 and its directory with 0700. A new database (a file that
+    /// was not there, or in memory) starts as a copy of `image`, the bytes of a database file, when given.
+    public init(path: String?, image: (() -> [UInt8])? = nil) throws(SQLiteError) {
         _ = Self.configureOnce
         if let path {
-            try Self.prepareLocation(path)
+            try Self.prepareLocation(path, image: image)
         }
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -72,6 +73,9 @@ public final class Database {
         self.handle = connection
         self.path = path
         sqlite3_extended_result_codes(connection, 1)
+        if path == nil, let image {
+            try load(image())
+        }
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
         if path != nil {
@@ -106,7 +110,21 @@ public final class Database {
         _ = satchel_sqlite_disable_memory_statistics()
     }()
 
-    private static func prepareLocation(_ path: String) throws(SQLiteError) {
+    /// Makes this in-memory database a copy of `image` (SQLite's in-memory file, grown as it needs).
+    private func load(_ image: [UInt8]) throws(SQLiteError) {
+        guard let copy = sqlite3_malloc64(sqlite3_uint64(image.count)) else {
+            throw SQLiteError(code: SQLITE_NOMEM, message: "no memory for a new database")
+        }
+        image.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: image.count) }
+        let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
+        let code = sqlite3_deserialize(handle, "main", copy.assumingMemoryBound(to: UInt8.self), Int64(image.count), Int64(image.count), flags)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: nil) }
+        // Such a file stops growing at 1 GiB unless told otherwise; an in-memory database has no such limit.
+        var limit = Int64.max
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit)
+    }
+
+    private static func prepareLocation(_ path: String, image: (() -> [UInt8])?) throws(SQLiteError) {
         let manager = FileManager.default
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty && !manager.fileExists(atPath: directory) {
@@ -120,12 +138,41 @@ public final class Database {
             }
         }
         if !manager.fileExists(atPath: path) {
+            if let image, try create(path, from: image()) { return }
             let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
                 throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(path): \(String(cString: strerror(errno)))")
             }
             close(descriptor)
         }
+    }
+
+    /// Puts a file holding `image` at `path`, whole or not at all: written beside it, flushed, then linked
+    /// there, so that no process ever opens it half-written and a file another process made meanwhile is
+    /// kept. `false` when the file system cannot link (the caller then makes an empty file).
+    private static func create(_ path: String, from image: [UInt8]) throws(SQLiteError) -> Bool {
+        func failure(_ what: String) -> SQLiteError {
+            SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(path): \(what): \(String(cString: strerror(errno)))")
+        }
+        var template = Array((path + ".new-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // 0600
+        guard descriptor >= 0 else { throw failure("a file beside it") }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(temporary) }
+        var written = 0
+        while written < image.count {
+            let count = image.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, image.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                close(descriptor)
+                throw failure("writing")
+            }
+            written += count
+        }
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure("writing") }
+        if link(temporary, path) == 0 || errno == EEXIST { return true }
+        if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP { return false }
+        throw failure("linking")
     }
 
     deinit {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The schema, as an ordered list of migrations; `PRAGMA user_version` records how many have run.
 enum Migrations {
     /// Each entry upgrades the schema by one version. Append only: never edit a released one.
@@ -346,6 +352,24 @@ enum Migrations {
 
     /// The schema version this build writes.
     static var latestVersion: Int { all.count }
+
+    /// A new database as the migrations leave it, at ``SchemaTemplate/version``: the bytes a new database
+    /// starts from. Running the migrations costs SQLite a parse and a schema reload for each statement
+    /// (~16 M instructions, most of starting on a new database); copying their result costs one read of the
+    /// schema. Migrations after the template's version (one not yet recorded) still run after it.
+    static var template: (() -> [UInt8])? {
+        guard SchemaTemplate.version > 0 else { return nil }
+        return { image() }
+    }
+
+    private static func image() -> [UInt8] {
+        var image = [UInt8](repeating: 0, count: SchemaTemplate.size)
+        for (offset, base64) in SchemaTemplate.segments {
+            guard let bytes = Data(base64Encoded: base64) else { preconditionFailure("SchemaTemplate.swift is damaged") }
+            image.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+        }
+        return image
+    }
 
     /// Brings `database` up to `target` (``latestVersion`` unless a test asks for an older schema), one
     /// transaction per step. A database written by a newer build is refused rather than misread.
