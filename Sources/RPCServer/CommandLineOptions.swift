@@ -68,6 +68,14 @@ enum CommandLineOptions {
           --help                    print this help and exit
         """
 
+    /// The environment variables ``parse(_:environment:)`` reads, from this process's (only these: making
+    /// the whole environment a dictionary cost more than the rest of reading the command line).
+    static func environment() -> [String: String] {
+        ["SATCHEL_DB", "XDG_DATA_HOME", "HOME", "TZ"].reduce(into: [:]) { values, name in
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+    }
+
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
         -> CommandLineRequest
     {

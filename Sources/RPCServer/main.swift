@@ -21,8 +21,7 @@ guard let output = ProtocolOutput.takeOverStandardOutput() else {
 
 let request: CommandLineRequest
 do {
-    request = try CommandLineOptions.parse(
-        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    request = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: CommandLineOptions.environment())
 } catch {
     Logger.writeLine("satchel: \(error.message)")
     exit(2)
@@ -43,7 +42,7 @@ case .serve(let configuration):
         exit(2)
     }
     let logger = Logger(level: configuration.logLevel)
-    let debugStrayOutput = ProcessInfo.processInfo.environment["SATCHEL_TEST_STRAY_STDOUT"] == "1"
+    let debugStrayOutput = getenv("SATCHEL_TEST_STRAY_STDOUT").map { String(cString: $0) } == "1"
     if debugStrayOutput { StrayOutput.write("stray output at start-up\n") }
 
     let store: DataStore

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A time zone: its name and its offset from UTC at any instant. Named zones come from the system's zone
 /// database (`/usr/share/zoneinfo`, Debian's tzdata: TZif files, RFC 8536, and the POSIX TZ rule each ends
@@ -55,11 +60,17 @@ public struct TimeZoneRules: Sendable {
         if let name = environment["TZ"], let zone = TimeZoneRules(identifier: name, listed: { _ in true }) {
             return zone
         }
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: localtime),
-            let marker = target.firstRange(of: "zoneinfo/"),
-            let zone = TimeZoneRules(identifier: String(target[marker.upperBound...]), listed: { _ in true })
-        {
-            return zone
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink(localtime, &target, target.count - 1)
+        if length > 0 {
+            let path = target[..<length].map { UInt8(bitPattern: $0) }
+            let marker = Array("zoneinfo/".utf8)
+            if let start = path.indices.first(where: { path[$0...].starts(with: marker) }),
+                let zone = TimeZoneRules(
+                    identifier: String(decoding: path[(start + marker.count)...], as: UTF8.self), listed: { _ in true })
+            {
+                return zone
+            }
         }
         return .gmt
     }

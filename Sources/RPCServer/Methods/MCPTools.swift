@@ -12,7 +12,9 @@ enum MCPTools {
         "rpc.discover", "changes.subscribe", "changes.unsubscribe", "tools/list", "tools/call",
     ]
 
-    static func toolName(_ method: String) -> String { method.replacingOccurrences(of: ".", with: "_") }
+    static func toolName(_ method: String) -> String {
+        String(decoding: method.utf8.map { $0 == UInt8(ascii: ".") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
+    }
 
     /// What a client may assume of each tool (MCP tool annotations), by method. A method missing here gets
     /// MCP's most cautious defaults (a test requires every tool to be here).
@@ -45,11 +47,18 @@ enum MCPTools {
     ]
 
     /// Registers `tools/list` and `tools/call` over every method registered so far.
-    static func register(into registry: inout MethodRegistry, logger: Logger) {
-        let tools = registry.methods.filter { !excluded.contains($0.name) }
-        var byName: [String: RPCMethod] = [:]
-        for method in tools { byName[toolName(method.name)] = method }
-        let listing: JSONValue = [
+    /// `tools/list`'s answer and the tools by name, made when first asked for: only an assistant asks, and
+    /// making them is a good part of what starting would cost.
+    private final class Listing {
+        let tools: [RPCMethod]
+
+        init(_ tools: [RPCMethod]) {
+            self.tools = tools
+        }
+
+        lazy var byName: [String: RPCMethod] = Dictionary(tools.map { (toolName($0.name), $0) }) { _, later in later }
+
+        lazy var json: JSONValue = [
             "tools": .array(
                 tools.map { method in
                     [
@@ -60,6 +69,11 @@ enum MCPTools {
                     ]
                 })
         ]
+    }
+
+    static func register(into registry: inout MethodRegistry, logger: Logger) {
+        let tools = registry.methods.filter { !excluded.contains($0.name) }
+        let listing = Listing(tools)
         let nameParam = Required.string("name", Schema.string(), "The tool's name, as tools/list gives it.")
         registry.register([
             RPCMethod(
@@ -68,7 +82,7 @@ enum MCPTools {
                     .optional("cursor", Schema.string(), "Ignored: the list comes in one page."),
                     .optional("_meta", Schema.openObject, "MCP request metadata."),
                 ], result: Schema.object([("tools", Schema.array(of: Schema.openObject))], required: ["tools"])
-            ) { _, _ in listing },
+            ) { _, _ in listing.json },
             RPCMethod(
                 "tools/call", summary: "MCP: runs a tool; domain errors come back as results with isError: true.",
                 params: [
@@ -81,7 +95,7 @@ enum MCPTools {
                      ("isError", Schema.boolean)], required: ["content", "isError"])
             ) { params, session in
                 let name = params[nameParam]
-                guard let method = byName[name] else {
+                guard let method = listing.byName[name] else {
                     throw ServerError.invalidParam("name", expected: "the name of a tool from tools/list")
                 }
                 let arguments = params.object("arguments") ?? JSONObject()
@@ -93,7 +107,7 @@ enum MCPTools {
         ])
         // A tool that waits on a network is answered when it answers, as its method is.
         registry["tools/call"]?.network = { params, session in
-            guard let method = byName[params[nameParam]], method.network != nil else { return nil }
+            guard let method = listing.byName[params[nameParam]], method.network != nil else { return nil }
             let arguments = params.object("arguments") ?? JSONObject()
             switch session.runningTool({ method.begin(.byName(arguments), session: session, logger: logger) }) {
             case .failure(let error):
@@ -169,11 +183,5 @@ struct ToolHints: Equatable {
             "title": .string(title), "readOnlyHint": .bool(readOnly), "destructiveHint": .bool(destructive),
             "idempotentHint": .bool(idempotent), "openWorldHint": .bool(openWorld),
         ]
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -16,7 +16,7 @@ enum OpenRPCDocument {
                 discoverName, summary: "The OpenRPC document of every method, with JSON Schemas of params and results.",
                 result: Schema.openObject
             ) { _, _ in box.document })
-        box.document = make(from: registry)
+        box.registry = registry
     }
 
     static func make(from registry: MethodRegistry) -> JSONValue {
@@ -52,7 +52,10 @@ enum OpenRPCDocument {
         ]
     }
 
+    /// The document is made when first asked for: most sessions never ask, and making it is a good part of
+    /// what starting would cost.
     private final class DocumentBox {
-        var document: JSONValue = .null
+        var registry = MethodRegistry()
+        lazy var document: JSONValue = OpenRPCDocument.make(from: registry)
     }
 }
