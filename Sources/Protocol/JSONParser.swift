@@ -302,12 +302,20 @@ public struct JSONParser {
     }
 
     /// The envelope's member names and version, which every message repeats: matched as one 64-bit load
-    /// and returned without building a new string.
-    private static let interned: [(length: Int, bits: UInt64, text: String)] =
-        ["jsonrpc", "2.0", "id", "method", "params", "result", "error"].map { text in
-            let bytes = Array(text.utf8)
-            return (bytes.count, bytes.withUnsafeBufferPointer { load($0) }, text)
+    /// (the bytes, little-endian; a string here has no zero byte, so the value also says its length) and
+    /// returned as literals, without building or retaining a string.
+    @inline(__always) private static func interned(_ bits: UInt64) -> String? {
+        switch bits {
+        case 0x63_7072_6e6f_736a: "jsonrpc"
+        case 0x30_2e32: "2.0"
+        case 0x6469: "id"
+        case 0x646f_6874_656d: "method"
+        case 0x736d_6172_6170: "params"
+        case 0x746c_7573_6572: "result"
+        case 0x72_6f72_7265: "error"
+        default: nil
         }
+    }
 
     /// The bytes (at most 8) as a little-endian integer.
     @inline(__always) private static func load(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -317,11 +325,8 @@ public struct JSONParser {
     }
 
     @inline(__always) private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if bytes.count <= 7 {
-            let bits = load(bytes)
-            for candidate in interned where candidate.length == bytes.count && candidate.bits == bits {
-                return candidate.text
-            }
+        if bytes.count <= 7, let text = interned(load(bytes)) {
+            return text
         }
         return String(decoding: bytes, as: UTF8.self)
     }
