@@ -222,7 +222,7 @@ public struct JSONParser {
             let byte = buffer[position]
             if byte == UInt8(ascii: "\"") {
                 try charge(Cost.string(position - start))
-                let text = Self.string(UnsafeBufferPointer(start: buffer + start, count: position - start))
+                let text = Self.string(UnsafeBufferPointer(start: buffer + start, count: position - start), readable: count - start)
                 position += 1
                 return text
             }
@@ -317,15 +317,20 @@ public struct JSONParser {
         }
     }
 
-    /// The bytes (at most 8) as a little-endian integer.
-    @inline(__always) private static func load(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    /// The bytes (at most 7) as a little-endian integer; `readable` says how many bytes from their start
+    /// may be read (8 or more: one load, masked).
+    @inline(__always) private static func load(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> UInt64 {
+        if readable >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self))
+            return word & ((1 << (8 * UInt64(bytes.count))) &- 1)
+        }
         var bits: UInt64 = 0
         for index in 0..<bytes.count { bits |= UInt64(bytes[index]) << (8 * UInt64(index)) }
         return bits
     }
 
-    @inline(__always) private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if bytes.count <= 7, let text = interned(load(bytes)) {
+    @inline(__always) private static func string(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> String {
+        if bytes.count <= 7, let text = interned(load(bytes, readable: readable)) {
             return text
         }
         return String(decoding: bytes, as: UTF8.self)
