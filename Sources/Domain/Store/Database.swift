@@ -151,6 +151,7 @@ public final class Database {
     /// there, so that no process ever opens it half-written and a file another process made meanwhile is
     /// kept. `false` when the file system cannot link (the caller then makes an empty file).
     private static func create(_ path: String, from image: [UInt8]) throws(SQLiteError) -> Bool {
+        /// The error for what failed, with the system's reason (read before anything else can change it).
         func failure(_ what: String) -> SQLiteError {
             SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(path): \(what): \(String(cString: strerror(errno)))")
         }
@@ -160,16 +161,19 @@ public final class Database {
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(temporary) }
         var written = 0
+        var error: SQLiteError? = nil
         while written < image.count {
             let count = image.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, image.count - written) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                close(descriptor)
-                throw failure("writing")
+                error = failure("writing")
+                break
             }
             written += count
         }
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure("writing") }
+        if error == nil && fsync(descriptor) != 0 { error = failure("writing") }
+        if close(descriptor) != 0 && error == nil { error = failure("writing") }
+        if let error { throw error }
         if link(temporary, path) == 0 || errno == EEXIST { return true }
         if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP { return false }
         throw failure("linking")
