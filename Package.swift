@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "satchel-bench", targets: ["Benchmarks"]),
     ],
     targets: [
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite's declarations (Debian's libsqlite3-dev); the Domain target says how it is linked.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
@@ -25,7 +26,15 @@ let package = Package(
         .target(name: "Protocol"),
         // Decoding, scaling and encoding photos: the only target that links the image libraries.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
-        .target(name: "Domain", dependencies: ["CSQLite", "CCurl", "Imaging"]),
+        // SQLite is linked into a release satchel on Linux (Debian's libsqlite3.a): loading the shared library
+        // cost every start about 1 M instructions of its 8 M (BENCHMARKS.md, start-up). Shared elsewhere.
+        .target(
+            name: "Domain", dependencies: ["CSQLite", "CCurl", "Imaging"],
+            linkerSettings: [
+                .linkedLibrary("sqlite3", .when(platforms: [.macOS])),
+                .linkedLibrary("sqlite3", .when(platforms: [.linux], configuration: .debug)),
+                .unsafeFlags(["-Xlinker", "-l:libsqlite3.a"], .when(platforms: [.linux], configuration: .release)),
+            ]),
         // Sync with PostgreSQL: the only target that uses libpq.
         .target(name: "Sync", dependencies: ["Domain", "CLibPQ"]),
         // A release satchel carries the Swift runtime and Foundation Essentials in itself: binding their
