@@ -11,9 +11,10 @@ let package = Package(
     targets: [
         // SQLite's declarations (Debian's libsqlite3-dev); the Domain target says how it is linked.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // The image libraries' declarations (Debian's -dev packages); the Imaging target says how they are linked.
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         // libheif's declarations only (Debian's libheif-dev): satchel loads the library itself, on the first
         // HEIF photo (see Imaging/HEIF.swift), so that starting satchel does not load it and its decoders.
         .systemLibrary(name: "CHEIF"),
@@ -24,8 +25,24 @@ let package = Package(
         // (see Sync/LibPQ.swift).
         .systemLibrary(name: "CLibPQ"),
         .target(name: "Protocol"),
-        // Decoding, scaling and encoding photos: the only target that links the image libraries.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"]),
+        // Decoding, scaling and encoding photos: the only target that links the image libraries, into a
+        // release build on Linux from Debian's archives (as SQLite, below), shared elsewhere.
+        .target(
+            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CHEIF"],
+            linkerSettings: [
+                .linkedLibrary("turbojpeg", .when(platforms: [.macOS])),
+                .linkedLibrary("png16", .when(platforms: [.macOS])),
+                .linkedLibrary("webpdemux", .when(platforms: [.macOS])),
+                .linkedLibrary("webp", .when(platforms: [.macOS])),
+                .linkedLibrary("turbojpeg", .when(platforms: [.linux], configuration: .debug)),
+                .linkedLibrary("png16", .when(platforms: [.linux], configuration: .debug)),
+                .linkedLibrary("webpdemux", .when(platforms: [.linux], configuration: .debug)),
+                .linkedLibrary("webp", .when(platforms: [.linux], configuration: .debug)),
+                .unsafeFlags(
+                    ["-Xlinker", "-l:libturbojpeg.a", "-Xlinker", "-l:libpng16.a", "-Xlinker", "-l:libz.a",
+                     "-Xlinker", "-l:libwebpdemux.a", "-Xlinker", "-l:libwebp.a"],
+                    .when(platforms: [.linux], configuration: .release)),
+            ]),
         // SQLite is linked into a release satchel on Linux (Debian's libsqlite3.a): loading the shared library
         // cost every start about 1 M instructions of its 8 M (BENCHMARKS.md, start-up). Shared elsewhere.
         .target(
