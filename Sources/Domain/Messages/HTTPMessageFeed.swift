@@ -122,7 +122,11 @@ private struct LibCurl: @unchecked Sendable {
     /// `GET url` (redirects followed, http and https only), answered within `timeout` seconds: the status and
     /// the body. Runs the transfer on the calling thread; cancelling wakes it and ends it at once.
     func get(_ url: String, timeout: Double, cancellation: Cancellation) throws(DomainError) -> (status: Int, body: [UInt8]) {
-        guard let easy = easyInit(), let multi = multiInit() else {
+        guard let easy = easyInit() else {
+            throw .upstreamUnavailable(reason: .connectionFailed, detail: "libcurl could not start a transfer")
+        }
+        guard let multi = multiInit() else {
+            easyCleanup(easy)
             throw .upstreamUnavailable(reason: .connectionFailed, detail: "libcurl could not start a transfer")
         }
         let headers = slistAppend(nil, "Accept: application/json")
