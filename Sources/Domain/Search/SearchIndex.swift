@@ -22,8 +22,9 @@ public struct SearchHit: Sendable, Equatable {
 public final class SearchIndex {
     private let database: Database
     private let group: WriteGroup
-    /// Each searchable domain's ``sourceSQL``, prepared the first time it runs.
-    private let sources: [ChangeDomain: Prepared]
+    /// Each searchable domain's ``sourceSQL``, prepared the first time it runs (the table itself is made
+    /// when the index first takes a change in, not at every start).
+    private lazy var sources: [ChangeDomain: Prepared] = Self.sourceSQL.mapValues { [database] in Prepared(database, $0) }
 
     public static let defaultLimit = 20
     /// The most words a query may have.
@@ -34,7 +35,6 @@ public final class SearchIndex {
     init(database: Database, group: WriteGroup) {
         self.database = database
         self.group = group
-        sources = Self.sourceSQL.mapValues { Prepared(database, $0) }
     }
 
     // MARK: Keeping the index current
