@@ -61,4 +61,21 @@ import Testing
         }
         #expect(configuration.database == .memory)
     }
+
+    /// The binary reads the variables SPEC §12 names (and TZ) from its own environment, not only `parse`.
+    @Test func theProcessTakesItsDatabaseAndZoneFromItsEnvironment() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let explicit = folder + "/explicit.sqlite"
+        let named = try SatchelProcess([], environment: ["SATCHEL_DB": explicit, "TZ": "Asia/Kolkata"])
+        #expect(named.call(request(1, "initialize", [:]))?["result"]?["timeZone"] == "Asia/Kolkata")
+        #expect(FileManager.default.fileExists(atPath: explicit))
+        let byDataHome = try SatchelProcess(
+            [], environment: ["SATCHEL_DB": "", "XDG_DATA_HOME": folder + "/data", "TZ": "America/St_Johns"])
+        #expect(byDataHome.call(request(1, "initialize", [:]))?["result"]?["timeZone"] == "America/St_Johns")
+        #expect(FileManager.default.fileExists(atPath: folder + "/data/satchel/satchel.sqlite"))
+        let byHome = try SatchelProcess([], environment: ["SATCHEL_DB": "", "XDG_DATA_HOME": "", "HOME": folder + "/home"])
+        #expect(byHome.call(request(1, "ping"))?["result"] == [:])
+        #expect(FileManager.default.fileExists(atPath: folder + "/home/.local/share/satchel/satchel.sqlite"))
+    }
 }
