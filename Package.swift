@@ -57,11 +57,14 @@ let package = Package(
         // A release satchel carries the Swift runtime and Foundation Essentials in itself: binding their
         // symbols at every start cost more than all the rest of starting (BENCHMARKS.md, start-up). As a
         // linker flag, -static-stdlib leaves out the two C libraries Foundation Essentials' archive needs
-        // (`swift build --static-swift-stdlib` names them the same way).
+        // (`swift build --static-swift-stdlib` names them the same way). The C++ library the runtime needs
+        // is linked in too: link/libstdc++.so, a linker script, sends the driver's -lstdc++ to the archive.
         .executableTarget(
             name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"],
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(
+                    ["-static-stdlib", "-L", Context.packageDirectory + "/link"],
+                    .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
             ]),

@@ -53,6 +53,23 @@ import Darwin
         #expect(Self.present(["libpq.", "libheif."], in: try Self.libraries(of: server.pid)) == [])
     }
 
+    /// libheif (a C++ library) is loaded beside the C++ runtime a release satchel carries in itself.
+    @Test func theFirstHEICPhotoLoadsLibheifAndIsDrawn() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../DomainTests/Fixtures/sample.heic")
+        let heic = try Data(contentsOf: fixture)
+        let server = try SatchelProcess(["--memory"])
+        #expect(server.call(request(1, "ping"))?["result"] == [:])
+        #expect(Self.present(["libheif."], in: try Self.libraries(of: server.pid)) == [])
+        let created = server.call(request(2, "diary.create", ["images": [["data": .string(heic.base64EncodedString())]]]))
+        let image = try #require(created?["result"]?["images"]?.arrayValue?.first)
+        #expect(image["mimeType"] == "image/heic" && image["width"] == 200 && image["height"] == 66)
+        let thumbnail = server.call(request(3, "images.get", ["id": try #require(image["id"]), "size": "thumbnail"]))
+        #expect(thumbnail?["result"]?["rendition"]?["mimeType"] == "image/jpeg")
+        #expect(thumbnail?["result"]?["rendition"]?["width"] == 200)
+        #expect(Self.present(["libheif."], in: try Self.libraries(of: server.pid)) == ["libheif."])
+    }
+
     @Test func syncLoadsLibpq() throws {
         // Nobody listens on port 9: the sync round fails, but satchel serves on and says why.
         let server = try SatchelProcess(["--memory", "--sync", "postgresql://alice@127.0.0.1:9/satchel"])
