@@ -3,8 +3,9 @@
 // Each input is a byte stream as a client could send it. It goes through the line framer in chunks of
 // sizes drawn from the input itself, each line through the message decoder, and each line that is JSON
 // through the writer and back. Besides crashes and sanitizer reports, a finding is any broken promise:
-// framing that depends on how the stream was cut, a decoder that answers the same line two ways, a value
-// that does not survive writing and reading back, or a budget that changes a value instead of refusing it.
+// framing that depends on how the stream was cut, a decoder that answers the same line two ways (or its
+// shortcut for the usual request otherwise than decoding in full), a value that does not survive writing
+// and reading back, or a budget that changes a value instead of refusing it.
 
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,7 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         line.withUnsafeBytes { raw in
             let message = decoder.decode(raw)
             check(message == decoder.decode(raw), "decoding the same line twice differs")
+            check(message == decoder.decodeInFull(raw), "the usual request's shortcut and decoding in full differ")
             checkParse(raw, decoder: decoder, message: message, budget: draws.next(below: 4096))
         }
     }

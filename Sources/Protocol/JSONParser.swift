@@ -60,7 +60,8 @@ public struct JSONParser {
     }
 
     /// The input, read without bounds checks: every access is preceded by a `position < count` test. Not
-    /// private: the parts of the parser in other files (numbers) read it too.
+    /// private, nor are the steps below: the parts of the parser in other files (numbers, the usual request)
+    /// use them too.
     let buffer: UnsafePointer<UInt8>
     let count: Int
     private let maximumDepth: Int
@@ -69,7 +70,7 @@ public struct JSONParser {
     private var valueBytes = 0
     private let maximumValueBytes: Int
 
-    private init(buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValueBytes: Int) {
+    init(buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValueBytes: Int) {
         self.buffer = buffer.baseAddress!
         self.count = buffer.count
         self.maximumDepth = maximumDepth
@@ -77,7 +78,7 @@ public struct JSONParser {
     }
 
     /// Counts `bytes` more of tree; past the budget, parsing stops.
-    @inline(__always) private mutating func charge(_ bytes: Int) throws(JSONParseError) {
+    @inline(__always) mutating func charge(_ bytes: Int) throws(JSONParseError) {
         valueBytes &+= bytes
         if valueBytes > maximumValueBytes {
             throw JSONParseError(
@@ -89,7 +90,7 @@ public struct JSONParser {
         JSONParseError(.syntax, at: offset ?? position, detail)
     }
 
-    @inline(__always) private mutating func skipWhitespace() {
+    @inline(__always) mutating func skipWhitespace() {
         while position < count {
             switch buffer[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -98,7 +99,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard position < count else { throw error("unexpected end of input") }
         switch buffer[position] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -213,7 +214,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         position += 1  // opening quote
         let start = position
         // Fast path: no escapes (the plain part is found 8 bytes at a time).
