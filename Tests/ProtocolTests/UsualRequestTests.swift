@@ -21,6 +21,7 @@ import Testing
             #"{"method":"notes.list","params":[1,{"a":[true,null,-2.5e3]}],"id":"x-1","jsonrpc":"2.0"}"#,
             #" { "jsonrpc" : "2.0" , "id" : null , "method" : "ping" , "params" : { } } "#,
             #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","method":"m","id":1}"#,  // the last name has fewer than 8 bytes after it
             #"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"","params":[]}"#,
             #"{"params":{"id":1,"jsonrpc":"1.0","method":2},"jsonrpc":"2.0","method":"m\u00e9"}"#,
             "{\"jsonrpc\":\"2.0\",\t\"id\":\"\(String(repeating: "long id ", count: 40))\",\n\"method\":\"m\"}\r",
@@ -39,6 +40,9 @@ import Testing
             #"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
             #"{"jsonrpc":"2.0","method":"a","method":"b"}"#,
             #"{"jsonrpc":"2.0","\u0069d":1,"method":"ping"}"#,
+            #"{"jsonrpc":"2.0","method":"m","i":1}"#, #"{"jsonrpc":"2.0","method":"m","":1}"#,
+            #"{"jsonrpc":"2.0","method":"m","params2":[]}"#, #"{"jsonrpc":"2.0","method":"m","parameters":[]}"#,
+            #"{"jsonrpc":"2.0","method":"m","paramsX":[]}"#, #"{"jsonrpc":"2.0","method":"m","id"#,
             // Values of another kind, or a version written another way.
             #"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
             #"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
