@@ -29,10 +29,11 @@ import Darwin
         return path
     }
 
-    /// Waits (up to 20 s) until `read` on `device` answers `expected`; answers what it last read.
+    /// Waits (up to ``SyncNotesTests/syncDeadline``) until `read` on `device` answers `expected`; answers
+    /// what it last read.
     @discardableResult
     static func wait<T: Equatable>(_ device: Device, for expected: T, _ read: (Device) -> T) -> T {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(SyncNotesTests.syncDeadline)
         var seen = read(device)
         while seen != expected && Date() < deadline {
             usleep(50_000)

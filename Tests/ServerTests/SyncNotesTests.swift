@@ -12,6 +12,11 @@ import Darwin
 /// SPEC §14 end to end: satchels on their own SQLite files sharing one real PostgreSQL 15 database, notes
 /// pushed, pulled and merged.
 @Suite struct SyncNotesTests {
+    /// How long a test waits for a sync to arrive. A wait ends as soon as what it waits for is there; this
+    /// is for a loaded machine running the whole suite at once: debug builds decode and scale a
+    /// 12-megapixel photo on each device, and a device that lost PostgreSQL tries again after up to 30 s.
+    static let syncDeadline: TimeInterval = 60
+
     /// A database with the schema made by its owner, and the login roles of `accounts`.
     static func shared(_ accounts: [String]) throws -> TestDatabase {
         let database = try SyncSchemaTests.cluster().database(accounts: accounts)
@@ -50,10 +55,10 @@ import Darwin
                 .sorted()
         }
 
-        /// Waits (up to 15 s) until this device's note titles are `expected`.
+        /// Waits (up to ``syncDeadline``) until this device's note titles are `expected`.
         @discardableResult
         func waitForTitles(_ expected: [String]) -> [String] {
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = Date().addingTimeInterval(SyncNotesTests.syncDeadline)
             var seen = titles()
             while seen != expected.sorted() && Date() < deadline {
                 usleep(50_000)
@@ -64,7 +69,7 @@ import Darwin
 
         /// Waits until everything made here is in PostgreSQL.
         func waitPushed() {
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = Date().addingTimeInterval(SyncNotesTests.syncDeadline)
             while Date() < deadline {
                 let status = call("sync.status")?["result"]
                 if status?["pending"] == 0 && status?["schema"] == "ok" { return }
