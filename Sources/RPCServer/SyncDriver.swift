@@ -40,6 +40,14 @@ final class SyncDriver {
         asked = true
     }
 
+    /// After a failed round, how long until the next may start of its own accord (milliseconds): the loop
+    /// wakes then even without input, so that what could not go out goes when PostgreSQL takes it again,
+    /// not only when something else happens. `nil` when no round waits for a retry.
+    func millisecondsUntilRetry(now: Int64) -> Int32? {
+        guard !busy, started < 0, quietUntil > 0, service.status.schema == .ok else { return nil }
+        return Int32(clamping: max(0, quietUntil - now) + 1)
+    }
+
     /// Starts a round when one may have something to do and none is in line (after each flush).
     func nudge(now: Int64, into output: inout JSONWriter) {
         guard !busy, service.status.schema == .ok else { return }

@@ -237,6 +237,29 @@ import Darwin
         }
     }
 
+    @Test func aRoundThatFailedIsTriedAgainByAnIdleDevice() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let desktop = try Device("desktop", database, folder: folder)
+        _ = desktop.call("notes.create", ["title": "first"])
+        desktop.waitPushed()
+        // PostgreSQL ends the connection the desktop's rounds use (not its link's, which listens): its next
+        // round fails, and nothing else (no input, no other device's push) happens on the desktop after it.
+        let admin = try PGConnection(database.cluster.uri("postgres", database.name))
+        let rounds = """
+            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = $1
+            AND query NOT IN ('LISTEN satchel_changes', 'SELECT 1')
+            """
+        let ended = try admin.execute("SELECT pg_terminate_backend(pid) FROM (\(rounds)) AS r", [database.roles["alice"]])
+        #expect(ended.count == 1)
+        let deadline = Date().addingTimeInterval(10)
+        while try !admin.execute(rounds, [database.roles["alice"]]).isEmpty && Date() < deadline { usleep(20_000) }
+        let laptop = try Device("laptop", database, folder: folder)
+        #expect(laptop.waitForTitles(["first"]) == ["first"])
+        _ = desktop.call("notes.create", ["title": "second"])
+        #expect(laptop.waitForTitles(["first", "second"]) == ["first", "second"])
+    }
+
     @Test func changesQueueWhilePostgreSQLIsDownAndGoOutWhenItIsBack() throws {
         let cluster = try PostgresCluster()  // its own: this test stops it
         defer { try? cluster.stop() }

@@ -118,6 +118,10 @@ final class ServerLoop {
                 let idle = indexingWhileIdle ? 0 : Self.idleIndexMilliseconds
                 timeout = timeout < 0 ? idle : min(timeout, idle)
             }
+            // A round of sync that failed is tried again in a while, whether or not anything else happens.
+            if let retry = sync?.millisecondsUntilRetry(now: Self.monotonicMilliseconds()) {
+                timeout = timeout < 0 ? retry : min(timeout, retry)
+            }
             // Waiting for the client's answer (its roots) ends in time even if it never comes.
             if let wait = dispatcher.remainingWait {
                 let milliseconds = Int32(clamping: wait + 1)
