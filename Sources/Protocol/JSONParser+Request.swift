@@ -83,32 +83,18 @@ extension JSONParser {
     }
 
     /// The member name at `position` when it is one of the envelope's, written without escapes (and the
-    /// position after it), else `nil`. The name and what follows are read as one 8-byte word when there are
-    /// that many bytes: the envelope's names are at most 7 bytes long, so its closing quote is within.
+    /// position after it), else `nil`.
     private mutating func envelopeName() -> EnvelopeName? {
         guard position < count, buffer[position] == UInt8(ascii: "\"") else { return nil }
         let start = position + 1
-        let end: Int
-        var bits: UInt64
-        if start + 8 <= count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(buffer + start).loadUnaligned(as: UInt64.self))
-            let special = JSONStringBytes.specialBits(word)
-            guard special != 0 else { return nil }
-            end = start + special.trailingZeroBitCount / 8
-            bits = word & ((1 << (8 * UInt64(end - start))) &- 1)
-        } else {
-            end = JSONStringBytes.firstSpecial(in: buffer, from: start, count: count)
-            guard end - start <= 7 else { return nil }
-            bits = 0
-            for index in start..<end { bits |= UInt64(buffer[index]) << (8 * UInt64(index - start)) }
-        }
-        guard end < count, buffer[end] == UInt8(ascii: "\"") else { return nil }
+        let end = JSONStringBytes.firstSpecial(in: buffer, from: start, count: count)
+        guard end - start <= 7, end < count, buffer[end] == UInt8(ascii: "\"") else { return nil }
         let name: EnvelopeName
-        switch bits {
-        case 0x63_7072_6e6f_736a: name = .jsonrpc
-        case 0x6469: name = .id
-        case 0x646f_6874_656d: name = .method
-        case 0x736d_6172_6170: name = .params
+        switch Self.load(UnsafeBufferPointer(start: buffer + start, count: end - start), readable: count - start) {
+        case Word.jsonrpc: name = .jsonrpc
+        case Word.id: name = .id
+        case Word.method: name = .method
+        case Word.params: name = .params
         default: return nil
         }
         position = end + 1

@@ -302,25 +302,36 @@ public struct JSONParser {
         bytes.append(contentsOf: UTF8.encode(unicode)!)
     }
 
+    /// The envelope's member names and version as ``load(_:readable:)`` reads them: the bytes,
+    /// little-endian (a string here has no zero byte, so the value also says its length).
+    enum Word {
+        static let jsonrpc: UInt64 = 0x63_7072_6e6f_736a
+        static let version: UInt64 = 0x30_2e32  // "2.0"
+        static let id: UInt64 = 0x6469
+        static let method: UInt64 = 0x646f_6874_656d
+        static let params: UInt64 = 0x736d_6172_6170
+        static let result: UInt64 = 0x746c_7573_6572
+        static let error: UInt64 = 0x72_6f72_7265
+    }
+
     /// The envelope's member names and version, which every message repeats: matched as one 64-bit load
-    /// (the bytes, little-endian; a string here has no zero byte, so the value also says its length) and
-    /// returned as literals, without building or retaining a string.
+    /// and returned as literals, without building or retaining a string.
     @inline(__always) private static func interned(_ bits: UInt64) -> String? {
         switch bits {
-        case 0x63_7072_6e6f_736a: "jsonrpc"
-        case 0x30_2e32: "2.0"
-        case 0x6469: "id"
-        case 0x646f_6874_656d: "method"
-        case 0x736d_6172_6170: "params"
-        case 0x746c_7573_6572: "result"
-        case 0x72_6f72_7265: "error"
+        case Word.jsonrpc: "jsonrpc"
+        case Word.version: "2.0"
+        case Word.id: "id"
+        case Word.method: "method"
+        case Word.params: "params"
+        case Word.result: "result"
+        case Word.error: "error"
         default: nil
         }
     }
 
     /// The bytes (at most 7) as a little-endian integer; `readable` says how many bytes from their start
     /// may be read (8 or more: one load, masked).
-    @inline(__always) private static func load(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> UInt64 {
+    @inline(__always) static func load(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> UInt64 {
         if readable >= 8 {
             let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self))
             return word & ((1 << (8 * UInt64(bytes.count))) &- 1)
