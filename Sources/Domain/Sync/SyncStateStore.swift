@@ -4,71 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One local change on its way to PostgreSQL: the entity's state now (or its deletion), numbered by the
-/// change-log entry that sent it, so pushing it again adds nothing twice; `base`, the row of the shared log
-/// its version here stood on; `fields`, the fields it changed since that version (all, for a new entity).
-public struct PushRow: Sendable, Equatable {
-    public var deviceSeq: Int64
-    public var domain: String
-    public var entity: String
-    /// `put` or `delete`.
-    public var op: String
-    /// The entity's version (JSON), for `put`.
-    public var body: String?
-    public var base: Int64?
-    public var fields: [String]?
-    /// The images the version shows, by content (SHA-256): in PostgreSQL before the row is.
-    public var images: [String] = []
-}
-
-/// One row of the shared log, as a pull brings it.
-public struct PulledRow: Sendable, Equatable {
-    public var seq: Int64
-    /// The device that pushed it.
-    public var device: String
-    /// The account (PostgreSQL role) that pushed it.
-    public var account: String
-    /// Pushed by this device (`deviceSeq`: its change-log entry).
-    public var own: Bool
-    public var deviceSeq: Int64
-    public var domain: String
-    public var entity: String
-    public var op: String
-    public var body: String?
-    public var base: Int64?
-    /// The fields it changed since `base` (`nil`: every field, as rows from before fields were kept).
-    public var fields: [String]?
-
-    public init(
-        seq: Int64, device: String, account: String = "", own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String,
-        body: String?, base: Int64?, fields: [String]? = nil
-    ) {
-        self.seq = seq
-        self.device = device
-        self.account = account
-        self.own = own
-        self.deviceSeq = deviceSeq
-        self.domain = domain
-        self.entity = entity
-        self.op = op
-        self.body = body
-        self.base = base
-        self.fields = fields
-    }
-}
-
-/// What applying a pull did.
-public struct PullSummary: Sendable, Equatable {
-    public var applied = 0
-    /// Versions kept beside the one in place as conflict copies (their ids).
-    public var copies: [String] = []
-    /// Rows that break a rule (the reason of each, for the log): skipped, never a crash.
-    public var skipped: [String] = []
-    /// Images (SHA-256) the next rows show that are neither here nor fetched: the pull stopped before the
-    /// first row that needs one, and goes on once they are fetched.
-    public var missingImages: [String] = []
-}
-
 /// What this database knows of sync (SPEC §14): its device id, made once per database; how far it has
 /// pushed its change log (`pushed`) and pulled the shared one (`pulled`); which change-log entries came
 /// from other devices (`sync_skip`: never pushed back); and per entity, the log's version of it, the row
@@ -90,16 +25,16 @@ public final class SyncStateStore: Store {
     /// account's, and it deletes only the shared messages and posts that account wrote.
     public var account: String?
 
-    private let images: ImageStore
+    let images: ImageStore
     private let context: StoreContext
     private let localAuthor: Author
-    private lazy var notes = SyncedNotes(context)
-    private lazy var photos = SyncedPhotos(context)
-    private lazy var diary = SyncedDiary(context)
-    private lazy var reminders = SyncedReminders(context)
-    private lazy var messages = SyncedMessages(context, localAuthor: localAuthor) { [unowned self] in account }
-    private lazy var board = SyncedBoard(context)
-    private lazy var votes = SyncedVotes(context) { [unowned self] in account }
+    lazy var notes = SyncedNotes(context)
+    lazy var photos = SyncedPhotos(context)
+    lazy var diary = SyncedDiary(context)
+    lazy var reminders = SyncedReminders(context)
+    lazy var messages = SyncedMessages(context, localAuthor: localAuthor) { [unowned self] in account }
+    lazy var board = SyncedBoard(context)
+    lazy var votes = SyncedVotes(context) { [unowned self] in account }
 
     init(_ context: StoreContext, images: ImageStore, localAuthor: Author) {
         self.context = context
@@ -109,7 +44,7 @@ public final class SyncStateStore: Store {
     }
 
     private lazy var select = Prepared(database, "SELECT value FROM sync_state WHERE key = ?1")
-    private lazy var upsert = Prepared(
+    lazy var upsert = Prepared(
         database, "INSERT INTO sync_state(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2")
 
     /// This database's device id: made the first time it is asked for, the same ever after.
@@ -122,7 +57,7 @@ public final class SyncStateStore: Store {
         }
     }
 
-    private func number(_ key: String) throws -> Int64 {
+    func number(_ key: String) throws -> Int64 {
         Int64(try select.text([.text(key)]) ?? "0") ?? 0
     }
 
@@ -181,14 +116,14 @@ public final class SyncStateStore: Store {
     /// Where an entity stands in the log: the row that made the log's version of it (`known`, 0: none), that
     /// version (`state`, JSON; none when deleted or unknown), the row that last changed each field, and this
     /// device's push of it not yet seen back (`awaiting`).
-    private struct Entity {
+    struct Entity {
         var known: Int64 = 0
         var awaiting: Int64?
         var state: String?
         var stamps: [String: FieldStamp] = [:]
     }
 
-    private func entity(_ domain: String, _ id: String) throws -> Entity {
+    func entity(_ domain: String, _ id: String) throws -> Entity {
         try selectEntity.first([.text(domain), .text(id)]) { row in
             Entity(
                 known: row.int64(0), awaiting: row.isNull(1) ? nil : row.int64(1), state: row.textOrNil(2),
@@ -197,7 +132,7 @@ public final class SyncStateStore: Store {
         } ?? Entity()
     }
 
-    private func save(_ domain: String, _ id: String, _ entity: Entity) throws {
+    func save(_ domain: String, _ id: String, _ entity: Entity) throws {
         try upsertEntity.run(
             [
                 .text(domain), .text(id), .integer(entity.known), entity.awaiting.map { .integer($0) } ?? .null,
@@ -334,204 +269,18 @@ public final class SyncStateStore: Store {
         }
     }
 
-    private lazy var newestSeq = Prepared(database, "SELECT max(seq) FROM changes")
-    private lazy var skipAfter = Prepared(
+    lazy var newestSeq = Prepared(database, "SELECT max(seq) FROM changes")
+    lazy var skipAfter = Prepared(
         database, "INSERT OR IGNORE INTO sync_skip(seq) SELECT seq FROM changes WHERE seq > ?1")
-    private lazy var pendingOfEntity = Prepared(
+    lazy var pendingOfEntity = Prepared(
         database,
         """
         SELECT 1 FROM changes WHERE seq > ?1 AND seq <= ?4 AND domain = ?2 AND entity_id = ?3
         AND seq NOT IN (SELECT seq FROM sync_skip) LIMIT 1
         """)
-    /// The change log's last entry before the pull being applied: what the pull itself logs is not this
-    /// device's own.
-    private var localThrough: Int64 = 0
-
-    /// How many images one pull asks to fetch at most before it goes on.
-    static let imagesPerFetch = 8
-
-    /// Applies rows pulled from the shared log (in its order, this device's own among them), and moves
-    /// `pulled` to `through`, in one transaction: a pull cut short by a crash is applied again, whole, by
-    /// the next one. What it changes is logged as having come from elsewhere (never pushed back).
-    ///
-    /// A row whose images are neither here nor in `fetched` stops the pull before it (`missingImages` says
-    /// which to fetch); one whose images were asked for (`tried`) and are not in PostgreSQL is skipped.
-    public func apply(
-        _ rows: [PulledRow], through: Int64, fetched: [String: PreparedImage] = [:], tried: Set<String> = []
-    ) throws(DomainError) -> PullSummary {
-        try storage {
-            try group.transaction {
-                var summary = PullSummary()
-                let pulled = try number("pulled")
-                guard through > pulled else { return summary }
-                let before = try newestSeq.integer() ?? 0
-                localThrough = before
-                let pushed = try number("pushed")
-                let images = SyncImages(store: self.images, fetched: fetched)
-                var reached = through
-                for (index, row) in rows.enumerated() where row.seq > pulled {
-                    let missing = try missingImages(row, images)
-                    if !missing.isEmpty && !missing.allSatisfy(tried.contains) {
-                        summary.missingImages = try missingImages(in: rows[index...], images)
-                        reached = row.seq - 1
-                        break
-                    }
-                    guard missing.isEmpty else {  // asked of PostgreSQL, which does not have them
-                        summary.skipped.append(
-                            "row \(row.seq) (\(row.domain) \(row.entity)): an image it shows is not in PostgreSQL")
-                        continue
-                    }
-                    do {
-                        try database.execute("SAVEPOINT sync_row")
-                        try applyOne(row, pushed: pushed, images: images, summary: &summary)
-                        try database.execute("RELEASE sync_row")
-                    } catch {
-                        try database.execute("ROLLBACK TO sync_row")
-                        try database.execute("RELEASE sync_row")
-                        summary.skipped.append("row \(row.seq) (\(row.domain) \(row.entity)): \(Self.reason(error))")
-                    }
-                }
-                if pushed >= before {
-                    // Nothing of this device's own waits: what the pull logged is passed over at once (so
-                    // the entries still to push stay few, however much was pulled).
-                    try upsert.run([.text("pushed"), .text(String(try newestSeq.integer() ?? before))])
-                } else {
-                    try skipAfter.run([.integer(before)])
-                }
-                if reached > pulled { try upsert.run([.text("pulled"), .text(String(reached))]) }
-                return summary
-            }
-        }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case let error as DecodingError: "body\(ExchangeDocument.path(of: error)) is not readable"
-        default: "\(error)"
-        }
-    }
-
-    /// The images `row` shows that are neither here nor fetched (none when its body is unreadable: the row
-    /// is skipped when applied).
-    /// The log's version is among them: a conflict copy of it shows its images.
-    private func missingImages(_ row: PulledRow, _ images: SyncImages) throws -> [String] {
-        guard row.op == "put", let body = row.body else { return [] }
-        let state = try entity(row.domain, row.entity).state
-        let shown: [String]
-        switch ChangeDomain(rawValue: row.domain) {
-        case .photos: shown = [body, state].compactMap { $0.flatMap { try? photos.decode($0) }?.images }.flatMap { $0 }
-        case .diary: shown = [body, state].compactMap { $0.flatMap { try? diary.decode($0) }?.images }.flatMap { $0 }
-        default: return []
-        }
-        var missing: [String] = []
-        for sha256 in shown where try !missing.contains(sha256) && !images.available(sha256) { missing.append(sha256) }
-        return missing
-    }
-
-    private func missingImages(in rows: ArraySlice<PulledRow>, _ images: SyncImages) throws -> [String] {
-        var missing: [String] = []
-        for row in rows {
-            for sha256 in try missingImages(row, images) where !missing.contains(sha256) {
-                missing.append(sha256)
-                if missing.count == Self.imagesPerFetch { return missing }
-            }
-        }
-        return missing
-    }
-
-    /// Applies one row of the shared log to its domain.
-    private func applyOne(_ row: PulledRow, pushed: Int64, images: SyncImages, summary: inout PullSummary) throws {
-        switch row.domain {
-        case "notes": try applyOne(notes, row, pushed: pushed, images: images, summary: &summary)
-        case "photos": try applyOne(photos, row, pushed: pushed, images: images, summary: &summary)
-        case "diary": try applyOne(diary, row, pushed: pushed, images: images, summary: &summary)
-        case "reminders": try applyOne(reminders, row, pushed: pushed, images: images, summary: &summary)
-        case "messages": try applyOne(messages, row, pushed: pushed, images: images, summary: &summary)
-        case "board": try applyOne(board, row, pushed: pushed, images: images, summary: &summary)
-        case "votes": try applyOne(votes, row, pushed: pushed, images: images, summary: &summary)
-        default: if !row.own { summary.skipped.append("row \(row.seq): \(row.domain) does not sync yet") }
-        }
-    }
-
-    /// First to the log's own version of the entity, which every device works out alike (the same rows in
-    /// the same order, the same rules), conflict copies included; then this device's entity follows the
-    /// log's version, unless this device has a version of its own that the log has not shown back yet (it
-    /// stays, and goes out).
-    private func applyOne<D: SyncDomain>(
-        _ kind: D, _ row: PulledRow, pushed: Int64, images: SyncImages, summary: inout PullSummary
-    ) throws {
-        var entity = try entity(row.domain, row.entity)
-        let logVersion = try entity.state.map(kind.decode)
-        // Whether another device changed `field` after the version this row's writer stood on.
-        let unseen = { (field: String) -> Bool in
-            let stamp = entity.stamps[field] ?? FieldStamp(seq: entity.known, device: "")
-            return stamp.seq > (row.base ?? 0) && stamp.device != row.device
-        }
-        if row.op == "put" {
-            guard let body = row.body else { throw DomainError.validation(reason: .invalidDocument, field: "body") }
-            let incoming = try kind.decode(body)
-            try incoming.check()
-            guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
-            let changed = Set(row.fields ?? D.Version.fields.map(\.name))
-            var merged = incoming
-            if let logVersion {
-                merged = logVersion
-                for field in D.Version.fields where changed.contains(field.name) { field.take(&merged, incoming) }
-                merged.revision = max(logVersion.revision, incoming.revision)
-                merged.dated(like: incoming)
-                let conflict = D.Version.fields.contains { field in
-                    field.content && changed.contains(field.name) && unseen(field.name) && !field.same(logVersion, incoming)
-                }
-                if conflict && kind.keepsCopies {
-                    try keepCopy(kind, of: logVersion, overwrittenAt: entity.known, pushed: pushed, images: images, summary: &summary)
-                }
-            }
-            merged = kind.stamped(merged, author: row.account, over: logVersion)
-            for name in changed { entity.stamps[name] = FieldStamp(seq: row.seq, device: row.device) }
-            entity.state = try merged.encoded()
-            entity.known = row.seq
-        } else if !D.Version.fields.contains(where: { logVersion != nil && unseen($0.name) }) {
-            entity.state = nil
-            entity.known = row.seq
-            entity.stamps = [:]
-        }  // else: a deletion that had not seen an edit loses to it
-        if row.own && entity.awaiting == row.deviceSeq { entity.awaiting = nil }
-        try save(row.domain, row.entity, entity)
-        let followsLog =
-            kind.changesHere(row.entity)
-            ? try follows(kind.domain, kind.localEntity(row.entity), awaiting: entity.awaiting, pushed: pushed)
-            : entity.awaiting == nil
-        if followsLog {
-            if try kind.write(row.entity, try entity.state.map(kind.decode), images: images) { summary.applied += 1 }
-        }
-    }
-
-    /// Whether this device's entity follows the log's version: it has none of its own still unseen by the log.
-    private func follows(_ domain: ChangeDomain, _ id: String, awaiting: Int64?, pushed: Int64) throws -> Bool {
-        guard awaiting == nil else { return false }
-        return try pendingOfEntity.integer([.integer(pushed), .text(domain.rawValue), .text(id), .integer(localThrough)])
-            == nil
-    }
-
-    /// Keeps `version` as an entity of its own that says it is a conflict copy. It is made from the log alone
-    /// (its id from the entity's and the overwritten row's, its times the version's), so every device makes
-    /// the same copy, once, and never pushes it; from then on it is an entity like any other.
-    private func keepCopy<D: SyncDomain>(
-        _ kind: D, of version: D.Version, overwrittenAt seq: Int64, pushed: Int64, images: SyncImages,
-        summary: inout PullSummary
-    ) throws {
-        var copy = version.markedAsConflict()
-        copy.id = "\(version.id)-conflict-\(seq)"
-        copy.revision = 1
-        guard try entity(kind.logDomain, copy.id).known == 0 else { return }
-        var stamps: [String: FieldStamp] = [:]
-        for field in D.Version.fields { stamps[field.name] = FieldStamp(seq: seq, device: "") }
-        try save(kind.logDomain, copy.id, Entity(known: seq, awaiting: nil, state: try copy.encoded(), stamps: stamps))
-        if try follows(kind.domain, copy.id, awaiting: nil, pushed: pushed) {
-            _ = try kind.write(copy.id, copy, images: images)
-        }
-        summary.copies.append(copy.id)
-    }
+    /// The change log's last entry before the pull being applied (SyncStateStore+Pull.swift): what the
+    /// pull itself logs is not this device's own.
+    var localThrough: Int64 = 0
 }
 
 extension JSONEncoder {
