@@ -10,13 +10,12 @@ import threading
 import time
 import warnings
 import weakref
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import Any
 
 from ._connection import LOG, Connection
 from ._inbox import Inbox
-from ._launch import log_server_line
+from ._lifetime import end_collected, left, read_output, read_stderr, wait_or_kill
 from ._outbox import Outbox
 from ._waiters import Reporting, Waiter
 from ._protocol import ANSWERED_WHEN_READY, Change, Incoming, Params, cancellation, encode, merge_params, outgoing
@@ -43,12 +42,12 @@ class Wire(Connection):
         self._closed = False
         # The threads hold the connection weakly, so that one nobody holds is collected (and its server ended).
         self._stderr_reader = threading.Thread(
-            target=_read_stderr, args=(process.stderr, self._stderr_tail), name=f"satchel-stderr-{process.pid}",
+            target=read_stderr, args=(process.stderr, self._stderr_tail), name=f"satchel-stderr-{process.pid}",
             daemon=True,
         )
         self._inbox = Inbox(process.stdout)
         self._reader = threading.Thread(
-            target=_read, args=(weakref.ref(self), self._inbox), name=f"satchel-reader-{process.pid}", daemon=True
+            target=read_output, args=(weakref.ref(self), self._inbox), name=f"satchel-reader-{process.pid}", daemon=True
         )
         self._outbox = Outbox(process.stdin, f"satchel-writer-{process.pid}", self._lock)
         self._stderr_reader.start()
@@ -79,7 +78,7 @@ class Wire(Connection):
         if sys.is_finalizing():  # no thread starts now; the server ends at the end of its input, with this process
             return
         try:
-            threading.Thread(target=_end, args=(self._process, self._outbox, 2.0), daemon=True).start()
+            threading.Thread(target=end_collected, args=(self._process, self._outbox, 2.0), daemon=True).start()
         except RuntimeError:  # the interpreter is shutting down
             pass
 
@@ -344,69 +343,13 @@ class Wire(Connection):
                 self.notify("exit")
             except (SatchelError, TimeoutError, ServerExited):
                 pass
-        self._outbox.close(_left(polite))
-        _wait_or_kill(process, polite, started + grace)
-        self._reader.join(max(0.1, _left(started + grace)))
-        self._stderr_reader.join(max(0.1, _left(started + grace)))
+        self._outbox.close(left(polite))
+        wait_or_kill(process, polite, started + grace)
+        self._reader.join(max(0.1, left(started + grace)))
+        self._stderr_reader.join(max(0.1, left(started + grace)))
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-
-
-def _left(deadline: float) -> float:
-    return max(0.0, deadline - time.monotonic())
-
-
-def _wait_or_kill(process: subprocess.Popen[bytes], polite: float, end: float) -> None:
-    """Waits for ``process`` until ``polite``, terminates it then, and kills it at ``end``; waits for it."""
-    try:
-        process.wait(_left(polite))
-    except subprocess.TimeoutExpired:
-        LOG.warning("satchel %d did not exit in time; terminating it", process.pid)
-        process.terminate()
-        try:
-            process.wait(_left(end))
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _read(client: weakref.ReferenceType[Wire], inbox: Inbox) -> None:
-    """The reader thread: what the server writes while no calling thread reads it, each line to the client
-    while the client is alive; then the end."""
-    while True:
-        inbox.wait()
-        with inbox.lock:
-            satchel = client()
-            if satchel is None:
-                break
-            running = satchel._take_available()
-            del satchel
-        if not running:
-            break
-    satchel = client()
-    if satchel is not None:
-        satchel._ended()
-    else:  # collected unclosed: _end waits for the process
-        inbox.drain()
-    with inbox.lock:
-        inbox.close()
-
-
-def _read_stderr(stderr: IO[bytes], tail: deque[str]) -> None:
-    """The stderr thread: every line logged, the last ones kept for ``ServerExited``."""
-    for raw in iter(stderr.readline, b""):
-        line = raw.decode("utf-8", "replace")
-        tail.append(line.rstrip("\r\n"))
-        log_server_line(line)
-    stderr.close()
-
-
-def _end(process: subprocess.Popen[bytes], outbox: Outbox, grace: float) -> None:
-    """Ends the server of a client collected unclosed: end of input; after ``grace`` seconds, as ``close``."""
-    started = time.monotonic()
-    outbox.close(grace / 2)
-    _wait_or_kill(process, started + grace / 2, started + grace)
 
 
 __all__ = ["Wire"]
