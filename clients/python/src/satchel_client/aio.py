@@ -8,97 +8,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import os
 import warnings
-from collections import deque
-from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from functools import cached_property
-from typing import Any, cast
+from typing import Any
 
 from ._connection import LOG, Connection
 from ._images import AsyncImageShelf
 from ._launch import log_server_line
-from ._namespace import UNSET, MisspeltNames, Unset, named
+from ._namespace import UNSET, MisspeltNames, Unset
 from ._pipes import Pipes
-from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing, report
+from ._feeds import AsyncChangeFeed
+from ._reports import AsyncReports
+from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing
 from ._protocol import ANSWERED_WHEN_READY, cancellation, refused_as_a_whole, request
-from .api import AsyncChanges, AsyncMethods, ChangesSubscribeResult
+from .api import AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # the outcome of every call in flight when the server ends
 _EXPIRED = object()  # the outcome of a call whose time is up
-
-
-class _Reports:
-    """The progress reports of one call, kept by the reading side and handed to the callback by the task
-    that awaits the answer: in order, a coroutine callback awaited, the last one done before the call
-    returns."""
-
-    def __init__(self, callback: OnProgress, answer: asyncio.Future[Any]) -> None:
-        self.callback = callback
-        self.answer = answer
-        self.pending: deque[Progress] = deque()
-        self.arrived: asyncio.Future[None] | None = None
-
-    def report(self, progress: Progress) -> None:  # as the line is read
-        if self.answer.done():  # read after the answer, before its task forgot the token
-            LOG.debug("progress for no call in flight: %r", progress)
-            return
-        self.pending.append(progress)
-        if self.arrived is not None and not self.arrived.done():
-            self.arrived.set_result(None)
-
-    async def hand_over(self) -> None:
-        """Calls back with every report until the answer is in, and with those that came before it."""
-        answer = self.answer
-        loop = asyncio.get_running_loop()
-        while True:
-            while self.pending:
-                outcome = report(self.callback, self.pending.popleft())
-                if inspect.isawaitable(outcome):
-                    try:
-                        await outcome
-                    except Exception:
-                        LOG.exception("the progress callback failed")
-            if answer.done():
-                return
-            self.arrived = loop.create_future()
-            try:
-                await asyncio.wait({answer, self.arrived}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                self.arrived.cancel()
-                self.arrived = None
-
-
-class AsyncChangeFeed(AsyncChanges):
-    """``await s.changes.since(...)`` and the other ``changes.*`` methods; ``async for e in s.changes()``."""
-
-    def __init__(self, connection: AsyncSatchel) -> None:
-        super().__init__(connection._call)
-        self._connection = connection
-
-    def subscribe(
-        self,
-        domains: Sequence[str] | None | Unset = UNSET,
-        *,
-        progress: OnProgress | None = None,
-        timeout: float | None | Unset = UNSET,
-    ) -> Coroutine[Any, Any, ChangesSubscribeResult]:
-        """From now on, a ``changed`` notification for every committed change (in ``domains``, or every app),
-        whoever makes it; read them with ``changes()``. Answers ``{"cursor": str}``: the place in the feed
-        now, for ``changes.since(cursor=...)``."""
-        wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
-        return cast('Coroutine[Any, Any, ChangesSubscribeResult]', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
-
-    def __call__(self, timeout: float | None = None) -> AsyncIterator[Change]:
-        """The ``changed`` events as they arrive; with a ``timeout``, ends after that many quiet seconds.
-        ``RuntimeError`` when the connection is not subscribed and no event waits."""
-        connection = self._connection
-        connection._check_running()
-        if not connection._subscribed and connection._changes.empty():
-            raise connection._not_subscribed()
-        return connection._iterate_changes(timeout)
 
 
 class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
@@ -268,7 +197,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         else:
             line, token, callback = outgoing(method, params, id, progress, coroutines=True)
             assert token is not None  # given for every call with progress
-            reports = _Reports(callback, answer)
+            reports = AsyncReports(callback, answer)
 
             def deliver(progress: Progress) -> None:
                 reports.report(progress)

@@ -4,50 +4,18 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, cast
+from typing import Any
 
 from ._blocking import Wire
 from ._images import ImageShelf
 from ._connection import NotificationHandler
-from ._namespace import UNSET, MisspeltNames, Unset, named
-from ._protocol import Change, OnProgress, Params, merge_params
-from .api import Changes, ChangesSubscribeResult, Methods
+from ._feeds import ChangeFeed
+from ._namespace import UNSET, MisspeltNames, Unset
+from ._protocol import OnProgress, Params, merge_params
+from .api import ChangesSubscribeResult, Methods
 from .errors import ServerExited
-
-
-class ChangeFeed(Changes):
-    """``s.changes.since(...)`` and the other ``changes.*`` methods; ``s.changes()`` iterates the live feed."""
-
-    def __init__(self, satchel: Satchel) -> None:
-        super().__init__(satchel._call)
-        self._connection = satchel._wire
-
-    def subscribe(
-        self,
-        domains: Sequence[str] | None | Unset = UNSET,
-        *,
-        progress: OnProgress | None = None,
-        timeout: float | None | Unset = UNSET,
-    ) -> ChangesSubscribeResult:
-        """From now on, a ``changed`` notification for every committed change (in ``domains``, or every app),
-        whoever makes it; read them with ``changes()``. Answers ``{"cursor": str}``: the place in the feed
-        now, for ``changes.since(cursor=...)``."""
-        wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
-        return cast('ChangesSubscribeResult', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
-
-    def __call__(self, timeout: float | None = None) -> Iterator[Change]:
-        """The ``changed`` events, in order, as they arrive (after ``subscribe``).
-
-        With a ``timeout``, the iteration ends after that many seconds without an event; without, it ends
-        only with ``ServerExited`` when the server goes. ``RuntimeError`` when the connection is not
-        subscribed and no event waits (it would wait for ever).
-        """
-        connection = self._connection
-        if not connection._subscribed and connection._changes.empty():
-            raise connection._not_subscribed()
-        return connection._iterate_changes(timeout)
 
 
 class Satchel(MisspeltNames, Methods):
