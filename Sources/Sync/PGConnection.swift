@@ -18,6 +18,8 @@ public struct PGError: Error, Equatable, CustomStringConvertible {
     public let kind: Kind
     public let sqlState: String?
     public let message: String
+    /// PostgreSQL's primary message alone, without its severity and context (a statement's error).
+    public var primary: String? = nil
 
     public var description: String { message }
 
@@ -141,8 +143,10 @@ public final class PGConnection {
         default:
             let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let lost = pq.status(connection) != CONNECTION_OK
+            let primary = pq.resultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             throw PGError(
-                kind: lost ? .connection : .statement, sqlState: state, message: Self.words(pq.resultErrorMessage(result)))
+                kind: lost ? .connection : .statement, sqlState: state, message: Self.words(pq.resultErrorMessage(result)),
+                primary: primary)
         }
     }
 
@@ -202,7 +206,8 @@ public struct PGTarget: Sendable, Equatable, CustomStringConvertible {
         guard let options = pq.conninfoParse(conninfo, &failure) else {
             let message = failure.map { String(cString: $0) } ?? "not a connection string"
             if let failure { pq.freemem(failure) }
-            return .failure(PGError(kind: .connection, sqlState: nil, message: PGConnection.oneLine(message)))
+            return .failure(
+                PGError(kind: .connection, sqlState: nil, message: PGConnection.oneLine(withoutQuotes(message))))
         }
         defer { pq.conninfoFree(options) }
         var values: [String: String] = [:]
@@ -212,6 +217,22 @@ public struct PGTarget: Sendable, Equatable, CustomStringConvertible {
             option += 1
         }
         return .success(PGTarget(user: values["user"], host: values["host"], database: values["dbname"]))
+    }
+
+    /// libpq's words about a URI it cannot read quote the part it stumbled on, which may be the password
+    /// (`invalid percent-encoded token: "100%sure"`): what is quoted is left out.
+    static func withoutQuotes(_ message: String) -> String {
+        var out = ""
+        var quoted = false
+        for character in message {
+            if character == "\"" {
+                if !quoted { out += "…" }
+                quoted.toggle()
+            } else if !quoted {
+                out.append(character)
+            }
+        }
+        return quoted ? String(out.prefix { $0 != "…" }) : out
     }
 
     public var description: String {

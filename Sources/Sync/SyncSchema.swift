@@ -10,7 +10,7 @@
 /// A superuser bypasses row-level security: no device may use one.
 public enum SyncSchema {
     /// The version this satchel reads and writes.
-    public static let version = 2
+    public static let version = 3
 
     /// Domains every account of the database shares.
     public static let sharedDomains = ["messages", "board", "votes"]
@@ -109,6 +109,7 @@ public enum SyncSchema {
                 END)
             """,
         ],
+        v3,
     ]
 
     /// What `satchel sync-setup` did.

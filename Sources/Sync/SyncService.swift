@@ -12,12 +12,18 @@ import Darwin
 /// that checks the schema (it never makes it: `satchel sync-setup` does), registers the device, and listens
 /// for other devices' pushes (`LISTEN satchel_changes`), trying again, less and less often, while
 /// PostgreSQL cannot be reached. Each time there may be something to pull (a push elsewhere, a connection
-/// made again) ``wakeDescriptor`` turns readable, and the server loop runs a round: ``exchange(_:after:limit:)``
+/// made again) ``wakeDescriptor`` turns readable, and the server loop runs a round: ``exchange(_:uploads:fetch:cursor:limit:countRemaining:)``
 /// on a waiting thread, with a second connection. The request path never waits on any of it.
 public final class SyncService: Sendable {
     /// What the schema in PostgreSQL is, as this satchel sees it.
     public enum SchemaState: String, Sendable {
         case unknown, ok, missing, older, newer
+    }
+
+    /// What stops sync and will not fix itself by waiting (`sync.status`'s `reason`).
+    public enum Problem: String, Sendable {
+        case authenticationFailed, databaseMissing, tlsRequired, unsafeRole, schemaMissing, schemaOlder
+        case schemaNewer, wrongRole, quotaExceeded
     }
 
     public struct Status: Sendable, Equatable {
@@ -27,6 +33,16 @@ public final class SyncService: Sendable {
         public var lastSuccess: Int64?
         /// The last failure, in words (never a password).
         public var lastError: String?
+        /// What stops sync until a person acts (or, for a quota, a while passes).
+        public var problem: Problem?
+        /// A pull under way: rows of the log pulled, of those there were when it started.
+        public var progress: (pulled: Int64, total: Int64)?
+
+        public static func == (a: Status, b: Status) -> Bool {
+            a.connected == b.connected && a.schema == b.schema && a.lastSuccess == b.lastSuccess
+                && a.lastError == b.lastError && a.problem == b.problem && a.progress?.pulled == b.progress?.pulled
+                && a.progress?.total == b.progress?.total
+        }
     }
 
     /// Who and where, from the URL (never the password).
@@ -69,6 +85,11 @@ public final class SyncService: Sendable {
 
     public var status: Status { state.withLock { $0 } }
 
+    /// A pull under way (`nil`: none).
+    public func report(progress: (pulled: Int64, total: Int64)?) {
+        update { $0.progress = progress }
+    }
+
     /// Starts the thread that keeps the link.
     public func start() {
         Thread(self).start()
@@ -92,42 +113,56 @@ public final class SyncService: Sendable {
 
     // MARK: A round
 
-    /// What a round brought: other devices' rows, the last row looked at, and whether there may be more;
-    /// the images asked for (by SHA-256, those PostgreSQL has); and the images the rows to push show that
-    /// PostgreSQL lacks (`needUpload`: then nothing was pushed or pulled, the round goes again with them).
+    /// What a round brought: rows of the log after the device's cursor (its own account's and every
+    /// account's shared ones, in the log's order), and whether there may be more; the images asked for (by
+    /// SHA-256, those PostgreSQL has); the images the rows to push show that PostgreSQL lacks (`needUpload`:
+    /// then nothing was pushed or pulled, the round goes again with them); or the row PostgreSQL refused
+    /// (`refused`: nothing was pushed; the index of the row in the push, and why).
     public struct Pulled: Sendable {
         public var rows: [PulledRow]
-        public var through: Int64
         public var more: Bool
         public var fetched: [(sha256: String, bytes: [UInt8])] = []
         public var needUpload: [String] = []
-        /// The newest row of the log this account may read (when there is more to pull: for progress).
-        public var newest: Int64 = 0
+        public var refused: Refusal?
+        /// Rows of the log still to pull after the cursor sent (when asked for: a pull's progress).
+        public var remaining: Int64?
     }
 
+    /// A row of a push that PostgreSQL's rules refuse (the whole push was refused with it).
+    public struct Refusal: Sendable, Equatable {
+        public var index: Int
+        public var reason: String
+    }
+
+    /// Bodies pulled in one round at most, in bytes (past the first row): a round's memory stays bounded
+    /// whatever the rows hold.
+    public static let pullBytes = 16 << 20
+
     /// Uploads `uploads` (image bytes by content, each once per account), fetches the images `fetch` names,
-    /// then, once every image the rows show is in PostgreSQL, pushes `rows` (in one transaction, under the
-    /// lock that keeps the log's order that of its commits; a row pushed before adds nothing), tells the
-    /// listening devices, and pulls what was pushed after `after` (at most `limit` rows).
+    /// then, once every image the rows show is in PostgreSQL, pushes `rows` through `satchel.push` (which
+    /// checks each and gives it its place in the log; a row pushed before adds nothing; PostgreSQL tells the
+    /// listening devices), and pulls what the account may read after `cursor` (a JSON object: the last row
+    /// pulled of each account), at most `limit` rows and ``pullBytes`` of bodies.
     public func exchange(
-        _ rows: [PushRow], uploads: [(sha256: String, bytes: [UInt8])] = [], fetch: [String] = [], after: Int64,
-        limit: Int
+        _ rows: [PushRow], uploads: [(sha256: String, bytes: [UInt8])] = [], fetch: [String] = [], cursor: String,
+        limit: Int, countRemaining: Bool = false
     ) throws(DomainError) -> Pulled {
         do {
             return try withRoundConnection { connection throws(PGError) in
-                if !uploads.isEmpty {
-                    try connection.transaction { () throws(PGError) in
-                        for upload in uploads {
-                            try connection.executeBinary(
-                                "INSERT INTO satchel.images(sha256, data) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                                [.text(upload.sha256), .bytes(upload.bytes)])
-                        }
+                var refusedImages: Set<String> = []
+                for upload in uploads {
+                    do throws(PGError) {
+                        try connection.executeBinary(
+                            "SELECT satchel.put_image($1, $2)", [.text(upload.sha256), .bytes(upload.bytes)])
+                    } catch {
+                        guard error.sqlState == SyncSchema.refused else { throw error }
+                        refusedImages.insert(upload.sha256)  // the row that shows it is refused below
                     }
                 }
                 var fetched: [(String, [UInt8])] = []
                 if !fetch.isEmpty {
                     for values in try connection.executeBinary(
-                        "SELECT sha256, data FROM satchel.images WHERE sha256 = ANY($1::text[])", [.text(Self.array(fetch))])
+                        "SELECT sha256, data FROM satchel.get_images($1::text[])", [.text(Self.array(fetch))])
                     {
                         guard let name = values[0], let bytes = values[1] else { continue }
                         fetched.append((String(decoding: name, as: UTF8.self), bytes))
@@ -136,62 +171,93 @@ public final class SyncService: Sendable {
                 let shown = Set(rows.flatMap(\.images))
                 if !shown.isEmpty {
                     let present = try connection.execute(
-                        "SELECT sha256 FROM satchel.images WHERE sha256 = ANY($1::text[])", [Self.array(Array(shown))])
-                    let absent = shown.subtracting(present.compactMap { $0[0] })
+                        "SELECT satchel.images_present($1::text[])", [Self.array(Array(shown))])
+                    let absent = shown.subtracting(present.compactMap { $0[0] }).subtracting(refusedImages)
                     if !absent.isEmpty {
-                        return Pulled(rows: [], through: after, more: false, fetched: fetched, needUpload: absent.sorted())
+                        return Pulled(rows: [], more: false, fetched: fetched, needUpload: absent.sorted())
                     }
                 }
                 if !rows.isEmpty {
-                    try connection.transaction { () throws(PGError) in
-                        try connection.execute("SELECT pg_advisory_xact_lock(hashtext('satchel changes'))")
-                        // All rows in one statement: one round trip, however many.
-                        try connection.execute(
-                            """
-                            INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body, base, fields)
-                            SELECT $1, r.device_seq, r.domain, r.entity, r.op, r.body, r.base, r.fields
-                            FROM jsonb_to_recordset($2::jsonb)
-                                AS r(device_seq bigint, domain text, entity text, op text, body jsonb, base bigint,
-                                     fields text[])
-                            ORDER BY abs(r.device_seq), r.device_seq DESC
-                            ON CONFLICT (device, device_seq) DO NOTHING
-                            """,
-                            [device, Self.json(rows)])
-                        try connection.execute("NOTIFY satchel_changes")
+                    do throws(PGError) {
+                        // All rows in one call: one round trip, however many.
+                        try connection.execute("SELECT satchel.push($1::uuid, $2::jsonb)", [device, Self.json(rows)])
+                    } catch {
+                        guard error.sqlState == SyncSchema.refused else { throw error }
+                        let words = error.primary ?? error.message
+                        let index = Self.refusedRow(words) ?? 0
+                        return Pulled(
+                            rows: [], more: false, fetched: fetched, refused: Refusal(index: index, reason: words))
                     }
                 }
                 let found = try connection.execute(
                     """
-                    SELECT seq, device::text, device_seq, domain, entity, op, body::text, base,
-                           array_to_string(fields, ','), account
-                    FROM satchel.changes WHERE seq > $1 ORDER BY seq LIMIT $2
+                    SELECT seq, device::text, device_seq, domain, entity, op, body, base,
+                           array_to_string(fields, ','), account, bytes
+                    FROM satchel.pull($1::jsonb, $2, $3)
                     """,
-                    [String(after), String(limit)])
+                    [cursor, String(limit), String(Self.pullBytes)])
                 var pulled: [PulledRow] = []
-                var through = after
+                var bytes = 0
                 for values in found {
-                    let seq = Int64(values[0] ?? "") ?? through
-                    through = max(through, seq)
+                    let size = Int(values[10] ?? "") ?? 0
+                    bytes += min(size, SyncSchema.Caps.bodyBytes)
                     pulled.append(
                         PulledRow(
-                            seq: seq, device: values[1] ?? "", account: values[9] ?? "", own: values[1] == device,
+                            seq: Int64(values[0] ?? "") ?? 0, device: values[1] ?? "", account: values[9] ?? "",
+                            own: values[1] == device && values[9] == account,
                             deviceSeq: Int64(values[2] ?? "") ?? 0, domain: values[3] ?? "", entity: values[4] ?? "",
                             op: values[5] ?? "", body: values[6], base: values[7].flatMap { Int64($0) },
-                            fields: values[8].map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }))
+                            fields: values[8].map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) },
+                            bytes: size))
                 }
-                var newest = through
-                if found.count == limit {
-                    let last = try connection.execute("SELECT max(seq) FROM satchel.changes")
-                    newest = max(through, last.first?[0].flatMap { Int64($0) } ?? through)
+                let more = found.count == limit || bytes >= Self.pullBytes
+                var remaining: Int64?
+                if more && countRemaining {
+                    remaining = try connection.execute("SELECT satchel.pending_rows($1::jsonb)", [cursor])
+                        .first?[0].flatMap { Int64($0) }
                 }
-                update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.connected = true }
-                return Pulled(rows: pulled, through: through, more: found.count == limit, fetched: fetched, newest: newest)
+                update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.problem = nil }
+                return Pulled(rows: pulled, more: more, fetched: fetched, remaining: remaining)
             }
         } catch {
-            update { $0.lastError = "\(target): \(error.message)" }
+            let problem = Self.problem(error)
+            update {
+                $0.lastError = "\(target): \(error.message)"
+                $0.problem = problem
+                $0.progress = nil
+                if problem == nil && error.kind == .connection { $0.connected = false }
+            }
             if error.isMissingSchema { throw .upstreamUnavailable(reason: .syncSchema, detail: error.message) }
+            if problem != nil { throw .upstreamUnavailable(reason: .syncRefused, detail: error.message) }
             throw .upstreamUnavailable(reason: .syncUnreachable, detail: error.message)
         }
+    }
+
+    /// The row a refusal names ("row 3: …").
+    static func refusedRow(_ words: String) -> Int? {
+        guard words.hasPrefix("row ") else { return nil }
+        return Int(words.dropFirst(4).prefix { $0.isNumber })
+    }
+
+    /// What will not fix itself by waiting, as `sync.status` names it; `nil` for what may (PostgreSQL is
+    /// away, a connection was lost).
+    static func problem(_ error: PGError) -> Problem? {
+        if error.sqlState == SyncSchema.quotaExceeded { return .quotaExceeded }
+        if error.sqlState == unsafeRoleState { return .unsafeRole }
+        if error.isMissingSchema { return .schemaMissing }
+        guard error.kind == .connection else { return nil }
+        let words = error.message.lowercased()
+        if words.contains("does not exist") && words.contains("database") { return .databaseMissing }
+        if words.contains("no encryption") || words.contains("ssl") || words.contains("certificate") {
+            return .tlsRequired
+        }
+        if words.contains("authentication failed") || words.contains("no password supplied")
+            || words.contains("pg_hba.conf") || (words.contains("role") && words.contains("does not exist"))
+            || words.contains("not permitted to log in")
+        {
+            return .authenticationFailed
+        }
+        return nil
     }
 
     /// Hex digests as a PostgreSQL array literal (`{a,b}`).
@@ -207,7 +273,8 @@ public final class SyncService: Sendable {
             text += #"{"device_seq":\#(row.deviceSeq),"domain":"\#(escaped(row.domain))","entity":"\#(escaped(row.entity))","#
             text += #""op":"\#(escaped(row.op))","body":\#(row.body ?? "null"),"base":\#(row.base.map { String($0) } ?? "null"),"#
             let fields = row.fields.map { "[" + $0.map { "\"\(escaped($0))\"" }.joined(separator: ",") + "]" }
-            text += #""fields":\#(fields ?? "null")}"#
+            text += #""fields":\#(fields ?? "null"),"images":["#
+            text += row.images.map { "\"\(escaped($0))\"" }.joined(separator: ",") + "]}"
         }
         return text + "]"
     }
@@ -233,8 +300,9 @@ public final class SyncService: Sendable {
         let box = try roundConnection.withLock { held throws(PGError) -> PGConnectionBox in
             if let held { return held }
             let connection = try PGConnection(conninfo)
+            try checkRole(connection)
             // This device may push before the link has registered it.
-            try connection.execute("INSERT INTO satchel.devices(id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [device])
+            try connection.execute("SELECT satchel.register($1::uuid)", [device])
             let made = PGConnectionBox(connection)
             held = made
             return made
@@ -247,6 +315,28 @@ public final class SyncService: Sendable {
         }
     }
 
+    /// Refuses to sync as a role that could read or change other accounts' rows: a superuser, a role
+    /// with `BYPASSRLS`, or the schema's owner (or a member of it). Says so in `sync.status`.
+    func checkRole(_ connection: PGConnection) throws(PGError) {
+        let found = try connection.execute(
+            """
+            SELECT r.rolsuper, r.rolbypassrls,
+                   coalesce((SELECT pg_has_role(session_user, n.nspowner, 'MEMBER') FROM pg_namespace n
+                             WHERE n.nspname = 'satchel'), false)
+            FROM pg_roles r WHERE r.rolname = session_user
+            """)
+        guard let row = found.first else { return }
+        let why =
+            row[0] == "t" ? "a superuser" : row[1] == "t" ? "a role with BYPASSRLS" : row[2] == "t" ? "the sync schema's owner" : nil
+        guard let why else { return }
+        throw PGError(
+            kind: .statement, sqlState: Self.unsafeRoleState,
+            message: "\(connection.user) is \(why): a device never syncs as one (it could read every account); give this device a role of its own")
+    }
+
+    /// The state ``checkRole(_:)`` refuses with (not one PostgreSQL uses).
+    static let unsafeRoleState = "SY900"
+
     // MARK: The link
 
     /// One attempt: connect, check the schema, register this device, listen. Answers the connection.
@@ -257,34 +347,44 @@ public final class SyncService: Sendable {
             let schema: SchemaState =
                 found == SyncSchema.version ? .ok : found == 0 ? .missing : found < SyncSchema.version ? .older : .newer
             guard schema == .ok else {
+                let problem: Problem = schema == .newer ? .schemaNewer : schema == .missing ? .schemaMissing : .schemaOlder
                 let advice =
                     schema == .newer
                     ? "the sync schema in \(target) is at version \(found), newer than this satchel's: use a newer satchel"
                     : schema == .missing
                         ? "\(target) has no sync schema yet: run `satchel sync-setup URL` as the database's owner"
                         : "the sync schema in \(target) is at version \(found), older than this satchel's \(SyncSchema.version): run `satchel sync-setup URL` as the database's owner"
-                update { $0.connected = true; $0.schema = schema; $0.lastError = advice }
+                update { $0.connected = true; $0.schema = schema; $0.lastError = advice; $0.problem = problem }
                 return nil
             }
             guard connection.user == account else {
                 // (A service file or a libpq default named another role than the one this device votes as.)
                 update {
                     $0.connected = true
+                    $0.schema = .ok
+                    $0.problem = .wrongRole
                     $0.lastError = "\(target) logged in as \(connection.user), not \(account): name the role in the URL"
                 }
                 return nil
             }
-            try connection.execute("INSERT INTO satchel.devices(id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [device])
+            try checkRole(connection)
+            try connection.execute("SELECT satchel.register($1::uuid)", [device])
             try connection.execute("LISTEN satchel_changes")
             update {
                 $0.connected = true
                 $0.schema = .ok
                 $0.lastError = nil
+                $0.problem = nil
                 $0.lastSuccess = Self.now()
             }
             return connection
         } catch {
-            update { $0.connected = false; $0.lastError = "\(target): \(error.message)" }
+            let problem = Self.problem(error)
+            update {
+                $0.connected = problem != nil && error.kind != .connection
+                $0.lastError = "\(target): \(error.message)"
+                $0.problem = problem
+            }
             return nil
         }
     }
@@ -299,7 +399,7 @@ public final class SyncService: Sendable {
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
-    /// The link's thread: connects (waiting 1, 2, 4 … 30 seconds between tries while it cannot), then
+    /// The link's thread: connects (trying each second while it cannot), then
     /// waits on the connection's socket for notifications, waking the loop for each batch of them.
     private final class Thread: @unchecked Sendable {
         let service: SyncService
@@ -318,16 +418,16 @@ public final class SyncService: Sendable {
         }
 
         func run() {
-            var delay: UInt32 = 1
             var connection: PGConnection? = nil
             while !service.stopping.load(ordering: .relaxed) {
                 guard let open = connection else {
                     connection = service.connect()
                     if connection == nil {
-                        sleep(delay)
-                        delay = min(delay * 2, 30)
+                        // Tried again each second while PostgreSQL is away (a refused connection costs it
+                        // next to nothing), so what waits goes out within moments of its return; a
+                        // problem that waiting will not fix (a wrong password, say) is tried less often.
+                        sleep(service.status.problem == nil ? 1 : 10)
                     } else {
-                        delay = 1
                         service.wake()  // connected (again): whatever waits goes out, whatever came comes in
                     }
                     continue

@@ -14,7 +14,7 @@ public enum Reason: String, Sendable, CaseIterable {
     // The upstream feed (-32004).
     case connectionFailed, timeout, httpStatus, malformedResponse, invalidMessage
     // Sync with PostgreSQL (-32004 too).
-    case syncOff, syncUnreachable, syncSchema
+    case syncOff, syncUnreachable, syncSchema, syncRefused
     // The database (-32005).
     case diskFull, readOnly, databaseBusy, databaseCorrupt, ioError, cannotOpen, storageError
 }

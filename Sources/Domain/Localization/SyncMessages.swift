@@ -16,6 +16,11 @@ enum SyncMessages {
             .russian: "База синхронизации не готова: её владелец должен выполнить satchel sync-setup",
             .japanese: "同期データベースの準備ができていません: 所有者が satchel sync-setup を実行する必要があります",
         ],
+        "syncRefused": [
+            .english: "The sync server refuses this device until something is changed: sync.status says what",
+            .russian: "Сервер синхронизации не принимает это устройство, пока что-то не изменится: причина в sync.status",
+            .japanese: "何かを変更するまで同期サーバーはこのデバイスを受け付けません: 理由は sync.status にあります",
+        ],
         "notAuthor": [
             .english: "Only its author can delete this: another account wrote it",
             .russian: "Удалить это может только автор: это написал другой аккаунт",

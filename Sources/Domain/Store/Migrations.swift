@@ -348,11 +348,23 @@ enum Migrations {
         // push: without this index that read went through every entry not yet pushed (a long push was
         // quadratic).
         "CREATE INDEX changes_entity ON changes(domain, entity_id, seq);",
+        // 13: rows of the shared log this device skipped (over the byte cap, of the wrong shape, breaking a
+        // rule) and its own changes PostgreSQL refused, with why: `sync.status` shows them.
+        """
+        CREATE TABLE sync_skipped(
+            id INTEGER PRIMARY KEY,
+            row INTEGER,
+            domain TEXT NOT NULL,
+            entity TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            at INTEGER NOT NULL
+        );
+        """,
     ]
 
     /// The schema version this build writes: `all.count`, kept as a number so that opening a database that
     /// is already current does not build every migration's text (a test checks the two agree).
-    static let latestVersion = 12
+    static let latestVersion = 13
 
     /// A new database as the migrations leave it, at ``SchemaTemplate/version``: the bytes a new database
     /// starts from. Running the migrations costs SQLite a parse and a schema reload for each statement

@@ -23,6 +23,10 @@ final class OrderedList {
 
     static let gap: Int64 = 1 << 20
 
+    /// The places a row may hold: far from Int64's ends, so that a place plus a gap, or the middle of two,
+    /// never overflows (a place from another device outside them is refused).
+    static let validPositions: ClosedRange<Int64> = -(1 << 62)...(1 << 62)
+
     init(_ context: StoreContext, table: String, domain: ChangeDomain) {
         database = context.database
         self.table = table

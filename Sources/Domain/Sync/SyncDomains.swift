@@ -57,6 +57,11 @@ protocol SyncDomain: AnyObject {
     func changesHere(_ id: String) -> Bool
     /// `version` as the log keeps it, written by `account` (a shared domain's versions say who wrote them).
     func stamped(_ version: Version, author: String, over logVersion: Version?) -> Version
+    /// Throws when `row`, bringing `incoming` over the log's version, breaks a rule of who may write what
+    /// (PostgreSQL holds every account to them: a device checks again what it is given).
+    func check(_ row: PulledRow, _ incoming: Version, over logVersion: Version?) throws
+    /// Throws when `row` may not delete the log's version.
+    func checkDeletion(_ row: PulledRow, of logVersion: Version?) throws
 }
 
 extension SyncDomain {
@@ -65,6 +70,8 @@ extension SyncDomain {
     func localEntity(_ id: String) -> String { id }
     func changesHere(_ id: String) -> Bool { true }
     func stamped(_ version: Version, author: String, over logVersion: Version?) -> Version { version }
+    func check(_ row: PulledRow, _ incoming: Version, over logVersion: Version?) throws {}
+    func checkDeletion(_ row: PulledRow, of logVersion: Version?) throws {}
 
     func decode(_ body: String) throws -> Version {
         try JSONDecoder().decode(Version.self, from: Data(body.utf8))

@@ -38,11 +38,14 @@ public struct PulledRow: Sendable, Equatable {
     public var base: Int64?
     /// The fields it changed since `base` (`nil`: every field, as rows from before fields were kept).
     public var fields: [String]?
+    /// The size of its body in PostgreSQL, in bytes (a body over the cap comes without its text).
+    public var bytes: Int
 
     public init(
         seq: Int64, device: String, account: String = "", own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String,
-        body: String?, base: Int64?, fields: [String]? = nil
+        body: String?, base: Int64?, fields: [String]? = nil, bytes: Int? = nil
     ) {
+        self.bytes = bytes ?? body?.utf8.count ?? 0
         self.seq = seq
         self.device = device
         self.account = account

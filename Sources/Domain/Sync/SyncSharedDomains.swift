@@ -15,6 +15,15 @@ extension SyncDomain where Version: AuthoredVersion {
         stamped.author = logVersion?.author ?? author
         return stamped
     }
+
+    /// Only its author changes or deletes a shared message or post.
+    func check(_ row: PulledRow, _ incoming: Version, over logVersion: Version?) throws {
+        if let author = logVersion?.author, author != row.account { throw DomainError.validation(reason: .notAuthor, field: "account") }
+    }
+
+    func checkDeletion(_ row: PulledRow, of logVersion: Version?) throws {
+        if let author = logVersion?.author, author != row.account { throw DomainError.validation(reason: .notAuthor, field: "account") }
+    }
 }
 
 /// Messages of the conversation every account shares. Only this account's own messages go out (sent here
@@ -134,6 +143,18 @@ final class SyncedVotes: Store, SyncDomain {
     }
 
     func changesHere(_ id: String) -> Bool { voter(id) == account() }
+
+    /// A vote is its account's own (`<post>/<account>`), on a post by its id.
+    func check(_ row: PulledRow, _ incoming: SyncVote, over logVersion: SyncVote?) throws {
+        guard EntityID.isValid(incoming.post), row.entity == Self.entity(post: incoming.post, account: row.account) else {
+            throw DomainError.validation(reason: .invalidDocument, field: "entity")
+        }
+    }
+
+    /// A vote is withdrawn ("none"), never deleted.
+    func checkDeletion(_ row: PulledRow, of logVersion: SyncVote?) throws {
+        throw DomainError.validation(reason: .invalidDocument, field: "op")
+    }
     private lazy var selectVote = Prepared(database, "SELECT direction FROM board_votes WHERE post_id = ?1 AND voter = ?2")
     private lazy var selectPost = Prepared(database, "SELECT ups, downs, created_at FROM board_posts WHERE id = ?1")
     private lazy var upsertVote = Prepared(

@@ -9,35 +9,39 @@ extension SyncStateStore {
     /// How many images one pull asks to fetch at most before it goes on.
     static let imagesPerFetch = 8
 
-    /// Applies rows pulled from the shared log (in its order, this device's own among them), and moves
-    /// `pulled` to `through`, in one transaction: a pull cut short by a crash is applied again, whole, by
-    /// the next one. What it changes is logged as having come from elsewhere (never pushed back).
+    /// Applies rows pulled from the shared log (in its order, this device's own among them), and moves the
+    /// cursor past them, in one transaction: a pull cut short by a crash is applied again, whole, by the
+    /// next one. What it changes is logged as having come from elsewhere (never pushed back). A row that
+    /// breaks a rule — over the byte cap, of the wrong shape, failing the model's rules — is skipped and
+    /// recorded (``skippedRows()``), never pulled again.
     ///
     /// A row whose images are neither here nor in `fetched` stops the pull before it (`missingImages` says
     /// which to fetch); one whose images were asked for (`tried`) and are not in PostgreSQL is skipped.
     public func apply(
-        _ rows: [PulledRow], through: Int64, fetched: [String: PreparedImage] = [:], tried: Set<String> = []
+        _ rows: [PulledRow], fetched: [String: PreparedImage] = [:], tried: Set<String> = []
     ) throws(DomainError) -> PullSummary {
         try storage {
             try group.transaction {
                 var summary = PullSummary()
-                let pulled = try number("pulled")
-                guard through > pulled else { return summary }
+                var cursor = try positions()
+                let start = cursor
                 let before = try newestSeq.integer() ?? 0
                 localThrough = before
                 let pushed = try number("pushed")
                 let images = SyncImages(store: self.images, fetched: fetched)
-                var reached = through
-                for (index, row) in rows.enumerated() where row.seq > pulled {
+                for (index, row) in rows.enumerated() where row.seq > (start[row.account] ?? 0) {
                     let missing = try missingImages(row, images)
                     if !missing.isEmpty && !missing.allSatisfy(tried.contains) {
                         summary.missingImages = try missingImages(in: rows[index...], images)
-                        reached = row.seq - 1
                         break
                     }
+                    cursor[row.account] = row.seq
                     guard missing.isEmpty else {  // asked of PostgreSQL, which does not have them
-                        summary.skipped.append(
-                            "row \(row.seq) (\(row.domain) \(row.entity)): an image it shows is not in PostgreSQL")
+                        try skip(row, "an image it shows is not in PostgreSQL", &summary)
+                        continue
+                    }
+                    guard row.op != "put" || row.body != nil else {
+                        try skip(row, "a body of \(row.bytes) bytes, over the cap", &summary)
                         continue
                     }
                     do {
@@ -47,7 +51,7 @@ extension SyncStateStore {
                     } catch {
                         try database.execute("ROLLBACK TO sync_row")
                         try database.execute("RELEASE sync_row")
-                        summary.skipped.append("row \(row.seq) (\(row.domain) \(row.entity)): \(Self.reason(error))")
+                        try skip(row, Self.reason(error), &summary)
                     }
                 }
                 if pushed >= before {
@@ -57,10 +61,18 @@ extension SyncStateStore {
                 } else {
                     try skipAfter.run([.integer(before)])
                 }
-                if reached > pulled { try upsert.run([.text("pulled"), .text(String(reached))]) }
+                if cursor != start {
+                    try upsert.run(
+                        [.text("cursor"), .text(String(decoding: try JSONEncoder.sorted.encode(cursor), as: UTF8.self))])
+                }
                 return summary
             }
         }
+    }
+
+    private func skip(_ row: PulledRow, _ reason: String, _ summary: inout PullSummary) throws {
+        summary.skipped.append("row \(row.seq) (\(row.domain) \(row.entity)): \(reason)")
+        try recordSkipped(row: row.seq, domain: row.domain, entity: row.entity, reason: reason)
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -120,17 +132,20 @@ extension SyncStateStore {
         _ kind: D, _ row: PulledRow, pushed: Int64, images: SyncImages, summary: inout PullSummary
     ) throws {
         var entity = try entity(row.domain, row.entity)
+        guard row.seq > entity.known else { return }  // applied already (a pull from before the cursor)
         let logVersion = try entity.state.map(kind.decode)
         // Whether another device changed `field` after the version this row's writer stood on.
         let unseen = { (field: String) -> Bool in
             let stamp = entity.stamps[field] ?? FieldStamp(seq: entity.known, device: "")
             return stamp.seq > (row.base ?? 0) && stamp.device != row.device
         }
+        if row.op != "put" { try kind.checkDeletion(row, of: logVersion) }
         if row.op == "put" {
             guard let body = row.body else { throw DomainError.validation(reason: .invalidDocument, field: "body") }
             let incoming = try kind.decode(body)
             try incoming.check()
             guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
+            try kind.check(row, incoming, over: logVersion)
             let changed = Set(row.fields ?? D.Version.fields.map(\.name))
             var merged = incoming
             if let logVersion {

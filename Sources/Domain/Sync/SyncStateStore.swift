@@ -66,9 +66,21 @@ public final class SyncStateStore: Store {
         try storage { try number("pushed") }
     }
 
-    /// The last row of the shared log applied here.
-    public func pulledThrough() throws(DomainError) -> Int64 {
-        try storage { try number("pulled") }
+    /// How far this device has pulled the shared log: the last row applied of each account, as the JSON
+    /// object `satchel.pull` takes. A database that synced before cursors were kept per account says its
+    /// one position under the key "" (PostgreSQL takes it for every account, unless it is past the log's
+    /// end: then from the start, and rows already applied are passed over by entity).
+    public func cursor() throws(DomainError) -> String {
+        try storage { String(decoding: try JSONEncoder.sorted.encode(try positions()), as: UTF8.self) }
+    }
+
+    /// The last row applied of each account.
+    func positions() throws -> [String: Int64] {
+        if let saved = try select.text([.text("cursor")]) {
+            return (try? JSONDecoder().decode([String: Int64].self, from: Data(saved.utf8))) ?? [:]
+        }
+        let before = try number("pulled")
+        return before > 0 ? ["": before] : [:]
     }
 
     private static let syncedList = syncedDomains.map { "'\($0.rawValue)'" }.joined(separator: ", ")
@@ -265,6 +277,66 @@ public final class SyncStateStore: Store {
                 }
                 try upsert.run([.text("pushed"), .text(String(through))])
                 try forgetSkipped.run([.integer(through)])
+            }
+        }
+    }
+
+    /// A row skipped, as `sync.status` shows it.
+    public struct Skipped: Sendable, Equatable {
+        /// The row of the shared log (none: a change of this device's that PostgreSQL refused).
+        public var row: Int64?
+        public var domain: String
+        public var entity: String
+        public var reason: String
+        public var at: Int64
+    }
+
+    /// How many skipped rows are kept with their reasons (the count goes on).
+    public static let skippedKept = 100
+
+    private lazy var insertSkipped = Prepared(
+        database, "INSERT INTO sync_skipped(row, domain, entity, reason, at) VALUES (?1, ?2, ?3, ?4, ?5)")
+    private lazy var trimSkipped = Prepared(
+        database, "DELETE FROM sync_skipped WHERE id <= (SELECT max(id) FROM sync_skipped) - ?1")
+    private lazy var countSkipped = Prepared(database, "SELECT max(id) FROM sync_skipped")
+    private lazy var recentSkipped = Prepared(
+        database, "SELECT row, domain, entity, reason, at FROM sync_skipped ORDER BY id DESC LIMIT ?1")
+
+    func recordSkipped(row: Int64?, domain: String, entity: String, reason: String) throws {
+        try insertSkipped.run(
+            [
+                row.map { .integer($0) } ?? .null, .text(domain), .text(String(entity.prefix(200))),
+                .text(String(reason.prefix(500))), .integer(clock.nowMilliseconds()),
+            ])
+        try trimSkipped.run([.integer(Int64(Self.skippedKept))])
+    }
+
+    /// Rows skipped in all, and the most recent (`limit` at most), newest first.
+    public func skippedRows(limit: Int = 20) throws(DomainError) -> (count: Int, recent: [Skipped]) {
+        try storage {
+            var recent: [Skipped] = []
+            try recentSkipped.forEachRow([.integer(Int64(limit))]) { row in
+                recent.append(
+                    Skipped(
+                        row: row.isNull(0) ? nil : row.int64(0), domain: row.text(1), entity: row.text(2),
+                        reason: row.text(3), at: row.int64(4)))
+            }
+            return (Int(try countSkipped.integer() ?? 0), recent)
+        }
+    }
+
+    private lazy var skipEntity = Prepared(
+        database,
+        "INSERT OR IGNORE INTO sync_skip(seq) SELECT seq FROM changes WHERE seq > ?1 AND domain = ?2 AND entity_id = ?3")
+
+    /// PostgreSQL refused `row` (a change of this device's): its entity's changes waiting to go out are
+    /// passed over (it stays here as it is, unsynced) and the refusal is recorded.
+    public func refused(_ row: PushRow, reason: String) throws(DomainError) {
+        try storage {
+            try group.transaction {
+                let local = row.domain == votes.logDomain ? (ChangeDomain.board.rawValue, votes.localEntity(row.entity)) : (row.domain, row.entity)
+                try skipEntity.run([.integer(try number("pushed")), .text(local.0), .text(local.1)])
+                try recordSkipped(row: nil, domain: row.domain, entity: row.entity, reason: "not synced: " + reason)
             }
         }
     }

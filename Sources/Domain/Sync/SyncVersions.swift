@@ -81,6 +81,16 @@ private func checkTimes(_ times: [String?], optional: [String?] = []) throws(Dom
     }
 }
 
+/// What every version keeps, whatever its domain: an id of the form ids take, a revision of at least 1,
+/// and a place (if any) within the places a list holds.
+private func checkIdentity(_ id: String, revision: Int64, position: Int64? = nil) throws(DomainError) {
+    guard EntityID.isValid(id) else { throw .validation(reason: .invalidDocument, field: "body.id") }
+    guard revision >= 1 else { throw .validation(reason: .invalidDocument, field: "body.revision") }
+    if let position, !OrderedList.validPositions.contains(position) {
+        throw .validation(reason: .invalidDocument, field: "body.position")
+    }
+}
+
 private func isSHA256(_ text: String) -> Bool {
     text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
 }
@@ -108,6 +118,7 @@ struct SyncNote: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
+        try checkIdentity(id, revision: revision, position: position)
         try checked("body") { () throws(DomainError) in
             try TextRules.checkNote(title: title, content: content)
             _ = try HSBColor(hue: color.hue, saturation: color.saturation, brightness: color.brightness)
@@ -144,6 +155,7 @@ struct SyncPhoto: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
+        try checkIdentity(id, revision: revision, position: position)
         try checked("body") { () throws(DomainError) in try PhotoNote.checkCaption(caption) }
         guard isSHA256(image) else { throw .validation(reason: .invalidDocument, field: "body.image") }
         try checkTimes([createdAt, updatedAt])
@@ -170,6 +182,7 @@ struct SyncPost: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
+        try checkIdentity(id, revision: revision)
         try checked("body") { () throws(DomainError) in try DiaryPost.check(text: text, imageCount: images.count) }
         guard images.allSatisfy(isSHA256) else { throw .validation(reason: .invalidDocument, field: "body.images") }
         try checkTimes([createdAt, updatedAt])
@@ -215,6 +228,7 @@ struct SyncReminder: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
+        try checkIdentity(id, revision: revision, position: position)
         try checked("body") { () throws(DomainError) in
             try Reminder.check(title: title, memo: memo)
             if TextRules.isBlank(title) { throw .validation(reason: .emptyTitle, field: "title") }
@@ -238,6 +252,7 @@ struct SyncMessage: SyncVersion {
     static var fields: [SyncField<SyncMessage>] { [SyncField("text", \.text)] }
 
     func check() throws(DomainError) {
+        try checkIdentity(id, revision: revision)
         try checked("body") { () throws(DomainError) in try Message.check(text: text) }
         try checkTimes([sentAt])
     }
@@ -257,6 +272,7 @@ struct SyncBoardPost: SyncVersion {
     static var fields: [SyncField<SyncBoardPost>] { [SyncField("title", \.title)] }
 
     func check() throws(DomainError) {
+        try checkIdentity(id, revision: revision)
         try checked("body") { () throws(DomainError) in try BoardPost.check(title: title) }
         try checkTimes([createdAt])
     }

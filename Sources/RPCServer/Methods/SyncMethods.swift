@@ -14,8 +14,49 @@ enum SyncMethods {
             ("schema", Schema.enumeration(["off", "unknown", "ok", "missing", "older", "newer"])),
             ("lastSuccess", Schema.nullable(Schema.timestamp)),
             ("lastError", Schema.nullable(Schema.string(description: "what went wrong last, in words"))),
+            (
+                "state",
+                Schema.enumeration(
+                    ["off", "synced", "syncing", "offline", "error"],
+                    description:
+                        "synced; syncing (progress says how far a pull is); offline (PostgreSQL cannot be reached: tried again by itself); error (reason: what will not fix itself)")
+            ),
+            (
+                "reason",
+                Schema.nullable(
+                    Schema.enumeration(
+                        ["authenticationFailed", "databaseMissing", "tlsRequired", "unsafeRole", "schemaMissing", "schemaOlder",
+                         "schemaNewer", "wrongRole", "quotaExceeded"]))
+            ),
+            (
+                "progress",
+                Schema.nullable(
+                    Schema.object(
+                        [("pulled", Schema.integer(minimum: 0)), ("total", Schema.integer(minimum: 0))],
+                        required: ["pulled", "total"]))
+            ),
+            (
+                "skipped",
+                Schema.object(
+                    [
+                        ("count", Schema.integer(minimum: 0, description: "rows skipped in all")),
+                        (
+                            "recent",
+                            Schema.array(
+                                of: Schema.object(
+                                    [
+                                        ("row", Schema.nullable(Schema.integer(minimum: 1, description: "the shared log's row; null: a change of this device's that PostgreSQL refused"))),
+                                        ("domain", Schema.string()), ("entity", Schema.string()),
+                                        ("reason", Schema.string(description: "why, in words")), ("at", Schema.timestamp),
+                                    ], required: ["row", "domain", "entity", "reason", "at"]))
+                        ),
+                    ], required: ["count", "recent"])
+            ),
         ],
-        required: ["enabled", "connected", "pending", "account", "server", "device", "schema", "lastSuccess", "lastError"])
+        required: [
+            "enabled", "connected", "pending", "account", "server", "device", "schema", "lastSuccess", "lastError", "state",
+            "reason", "progress", "skipped",
+        ])
 
     /// Change-log entries pushed, and shared-log rows pulled, in one round at most.
     static let batch = 1000
@@ -40,18 +81,20 @@ enum SyncMethods {
         var fetched: [String: PreparedImage] = [:]
         /// Images asked of PostgreSQL once: a row showing one it does not have is skipped, not asked again.
         var tried: Set<String> = []
-        /// Where the first round started to pull: progress counts the log's rows from there.
-        var pulledFrom: Int64?
+        /// Rows of the log looked at, and those there were to pull when the pull started (asked once).
+        var looked: Int64 = 0
+        var remaining: Int64?
     }
 
     /// What a round's network part takes.
     struct Load: Sendable {
         var rows: [PushRow]
         var through: Int64
-        var after: Int64
+        var cursor: String
         var uploads: [(sha256: String, bytes: [UInt8])]
         var fetch: [String]
         var maximumImageBytes: Int
+        var countRemaining: Bool
     }
 
     /// A round of sync as network steps: what to push read on the loop thread, the push and the pull on a
@@ -64,13 +107,14 @@ enum SyncMethods {
             start: { () throws -> Load in
                 let (rows, through) = try store.sync.pushBatch(limit: batch)
                 return Load(
-                    rows: rows, through: through, after: try store.sync.pulledThrough(),
+                    rows: rows, through: through, cursor: try store.sync.cursor(),
                     uploads: totals.upload.isEmpty ? [] : try store.sync.imageBytes(totals.upload), fetch: totals.fetch,
-                    maximumImageBytes: store.images.maximumBytes)
+                    maximumImageBytes: store.images.maximumBytes, countRemaining: totals.remaining == nil)
             },
             wait: { load, _ throws(DomainError) -> (SyncService.Pulled, [String: PreparedImage]) in
                 let pulled = try service.exchange(
-                    load.rows, uploads: load.uploads, fetch: load.fetch, after: load.after, limit: batch)
+                    load.rows, uploads: load.uploads, fetch: load.fetch, cursor: load.cursor, limit: batch,
+                    countRemaining: load.countRemaining)
                 var prepared: [String: PreparedImage] = [:]
                 for (sha256, bytes) in pulled.fetched {
                     // Bytes that are not the image asked for, or no image, are left out (the row is skipped).
@@ -95,22 +139,29 @@ enum SyncMethods {
                     throw NetworkSteps.Again()
                 }
                 totals.upload = []
+                if let refused = pulled.refused {
+                    // PostgreSQL's rules refuse one of this device's changes: it stays here, unsynced, and
+                    // the rest go out.
+                    let row = load.rows[min(max(refused.index, 0), load.rows.count - 1)]
+                    logger.warn("sync: PostgreSQL refused \(row.domain) \(row.entity): \(refused.reason)")
+                    try store.sync.refused(row, reason: refused.reason)
+                    throw NetworkSteps.Again()
+                }
                 try store.sync.pushed(load.rows, through: load.through)
-                let summary = try store.sync.apply(
-                    pulled.rows, through: pulled.through, fetched: totals.fetched, tried: totals.tried)
+                let summary = try store.sync.apply(pulled.rows, fetched: totals.fetched, tried: totals.tried)
                 totals.fetched = [:]
                 for reason in summary.skipped { logger.warn("sync: skipped \(reason)") }
                 totals.pushed += load.rows.count
                 totals.pulled += summary.applied
                 totals.conflicts += summary.copies.count
                 let pending = try store.sync.pending()
-                // Progress: entries pushed and rows of the log looked at, of those known to be there.
-                let from = totals.pulledFrom ?? load.after
-                totals.pulledFrom = from
-                let done = totals.pushed + Int(pulled.through - from)
-                session?.report(
-                    done, total: max(done, totals.pushed + pending + Int(max(pulled.newest, pulled.through) - from)),
-                    message: "\(pending) to push")
+                // Progress: entries pushed and rows of the log looked at, of those there were to pull.
+                if load.countRemaining { totals.remaining = pulled.remaining ?? Int64(pulled.rows.count) }
+                totals.looked += Int64(pulled.rows.count)
+                let total = max(totals.looked, totals.remaining ?? 0)
+                service.report(progress: pulled.more ? (totals.looked, total) : nil)
+                let done = totals.pushed + Int(totals.looked)
+                session?.report(done, total: max(done, totals.pushed + pending + Int(total)), message: "\(pending) to push")
                 if !summary.missingImages.isEmpty {
                     totals.fetch = summary.missingImages
                     throw NetworkSteps.Again()
@@ -134,13 +185,29 @@ enum SyncMethods {
                 guard let service else {
                     return [
                         "enabled": false, "connected": false, "pending": 0, "account": .null, "server": .null,
-                        "device": .null, "schema": "off", "lastSuccess": .null, "lastError": .null,
+                        "device": .null, "schema": "off", "lastSuccess": .null, "lastError": .null, "state": "off",
+                        "reason": .null, "progress": .null, "skipped": ["count": 0, "recent": []],
                     ]
                 }
                 let status = service.status
+                let pending = try store.sync.pending()
+                let state: String =
+                    status.problem != nil ? "error" : !status.connected ? "offline"
+                    : status.progress != nil || pending > 0 ? "syncing" : "synced"
+                let skipped = try store.sync.skippedRows()
+                let recent: [JSONValue] = skipped.recent.map { row in
+                    [
+                        "row": row.row.map { .integer($0) } ?? .null, "domain": .string(row.domain),
+                        "entity": .string(row.entity), "reason": .string(row.reason),
+                        "at": .string(Timestamp.format(milliseconds: row.at)),
+                    ]
+                }
                 return [
+                    "state": .string(state), "reason": status.problem.map { .string($0.rawValue) } ?? .null,
+                    "progress": status.progress.map { ["pulled": .integer($0.pulled), "total": .integer($0.total)] } ?? .null,
+                    "skipped": ["count": .integer(Int64(skipped.count)), "recent": .array(recent)],
                     "enabled": true, "connected": .bool(status.connected),
-                    "pending": .integer(Int64(try store.sync.pending())),
+                    "pending": .integer(Int64(pending)),
                     "account": service.target.user.map { .string($0) } ?? .null,
                     "server": .string(service.target.description), "device": .string(service.device),
                     "schema": .string(status.schema.rawValue),

@@ -1,0 +1,12 @@
+/// What an entity id may be wherever it comes from (a method makes ids of the form `note_01jd…`; an import
+/// or another device may bring others): 1 to 128 bytes of UTF-8, without "/" (a vote's id joins a post's
+/// and an account's with one), white space or control characters. PostgreSQL's `satchel.valid_id` holds
+/// pushes to the same.
+public enum EntityID {
+    public static let maximumBytes = 128
+
+    public static func isValid(_ id: String) -> Bool {
+        (1...maximumBytes).contains(id.utf8.count)
+            && !id.unicodeScalars.contains { $0 == "/" || $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+    }
+}
