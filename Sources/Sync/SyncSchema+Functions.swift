@@ -248,7 +248,8 @@ extension SyncSchema {
         // A push: rows of one device of the calling account (a JSON array of at most 1000 objects), checked
         // one by one; a row breaking a rule refuses the whole push (SY002: "row N: why"). Each row is given
         // its place in the log here; a row already pushed (same device and device_seq) adds nothing. A
-        // deletion takes every earlier version's content, and the photo bytes no row of the account shows.
+        // deletion that wins (it had seen every other device's version) takes every earlier version's
+        // content, and the photo bytes no row of the account shows any more.
         """
         CREATE FUNCTION satchel.push(device uuid, rows jsonb) RETURNS integer
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
@@ -261,8 +262,8 @@ extension SyncSchema {
             i bigint;
             d text; e text; o text; b jsonb; post text;
             dseq bigint;
-            base bigint;
-            fields text[];
+            row_base bigint;
+            row_fields text[];
             shown text[];
             size integer;
             found_author name;
@@ -313,20 +314,20 @@ extension SyncSchema {
                     RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a body of %s bytes, over the cap of %s', i, size, cap);
                 END IF;
                 IF jsonb_typeof(v -> 'base') = 'number' AND (v ->> 'base') ~ '^[1-9][0-9]{0,17}$' THEN
-                    base := (v ->> 'base')::bigint;
+                    row_base := (v ->> 'base')::bigint;
                 ELSIF coalesce(jsonb_typeof(v -> 'base'), 'null') = 'null' THEN
-                    base := NULL;
+                    row_base := NULL;
                 ELSE
                     RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: base is a log position', i);
                 END IF;
-                fields := NULL;
+                row_fields := NULL;
                 IF coalesce(jsonb_typeof(v -> 'fields'), 'null') <> 'null' THEN
                     IF jsonb_typeof(v -> 'fields') <> 'array' OR jsonb_array_length(v -> 'fields') > 32
                         OR EXISTS (SELECT 1 FROM jsonb_array_elements(v -> 'fields') f
                                    WHERE jsonb_typeof(f) <> 'string' OR f #>> '{}' !~ '^[a-z][A-Za-z]{0,31}$') THEN
                         RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: fields are at most 32 field names', i);
                     END IF;
-                    fields := ARRAY(SELECT jsonb_array_elements_text(v -> 'fields'));
+                    row_fields := ARRAY(SELECT jsonb_array_elements_text(v -> 'fields'));
                 END IF;
                 shown := NULL;
                 IF coalesce(jsonb_typeof(v -> 'images'), 'null') <> 'null' THEN
@@ -337,7 +338,7 @@ extension SyncSchema {
                     END IF;
                     shown := ARRAY(SELECT jsonb_array_elements_text(v -> 'images'));
                     IF cardinality(shown) = 0 THEN shown := NULL; END IF;
-                    IF o = 'delete' OR d NOT IN ('photos', 'diary') THEN
+                    IF shown IS NOT NULL AND (o = 'delete' OR d NOT IN ('photos', 'diary')) THEN
                         RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: only a photo note or diary post shows images', i);
                     END IF;
                     IF EXISTS (SELECT 1 FROM unnest(shown) h WHERE NOT EXISTS (
@@ -385,10 +386,14 @@ extension SyncSchema {
                 END IF;
                 PERFORM satchel.spend(me, 1, size);
                 INSERT INTO satchel.changes(account, device, device_seq, domain, entity, op, body, base, fields, bytes, images)
-                VALUES (me, device, dseq, d, e, o, b, base, fields, size, shown)
+                VALUES (me, device, dseq, d, e, o, b, row_base, row_fields, size, shown)
                 RETURNING seq INTO placed;
                 added := added + 1;
-                IF o = 'delete' THEN
+                -- A deletion that had not seen another device's later version loses to it on every device
+                -- (docs/protocol.md): then the content stays, for the devices that have not pulled it yet.
+                IF o = 'delete' AND NOT EXISTS (SELECT 1 FROM satchel.changes c
+                        WHERE c.account = me AND c.domain = d AND c.entity = e AND c.op = 'put'
+                          AND c.seq > coalesce(row_base, 0) AND c.seq < placed AND c.device <> push.device) THEN
                     WITH earlier AS (
                         DELETE FROM satchel.changes c
                         WHERE c.account = me AND c.domain = d AND c.entity = e AND c.seq < placed

@@ -46,10 +46,11 @@ import Darwin
         device.call(method, ["limit": 200])?["result"]?["items"]?.arrayValue ?? []
     }
 
-    /// What PostgreSQL holds for `account` (as that role sees it): image hashes.
+    /// What PostgreSQL holds for `account` (as its owner sees it): image hashes.
     static func storedImages(_ database: TestDatabase, _ account: String) throws -> [String] {
-        try PGConnection(database.uri(account)).execute("SELECT sha256 FROM satchel.images ORDER BY sha256")
-            .compactMap { $0[0] }
+        try PGConnection(database.ownerURI).execute(
+            "SELECT sha256 FROM satchel.images WHERE account = $1 ORDER BY sha256", [database.roles[account]!]
+        ).compactMap { $0[0] }
     }
 
     @Test func aDiaryPostAndAPhotoNoteReachTheOtherDeviceWithTheirPhotosStoredOnceByContent() throws {

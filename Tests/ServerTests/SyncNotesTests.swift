@@ -183,7 +183,7 @@ import Darwin
         _ = alices.call("sync.now")
         #expect(alices.titles() == ["Alice's secret"])
         // And PostgreSQL itself shows Bob's role none of Alice's rows.
-        let seen = try database.connect("bob").execute("SELECT DISTINCT account::text FROM satchel.changes")
+        let seen = try database.connect("bob").execute("SELECT DISTINCT account::text FROM satchel.pull('{}', 100000, 1000000000)")
         #expect(seen == [[database.roles["bob"]]])
     }
 
@@ -204,7 +204,7 @@ import Darwin
         #expect(online.notifications.contains {
             $0["method"] == "notifications/progress" && $0["params"]?["progressToken"] == 7
         })
-        let pushed = try database.connect("alice").execute("SELECT count(*) FROM satchel.changes")
+        let pushed = try database.connect("alice").execute("SELECT count(*) FROM satchel.pull('{}', 100000, 1000000000)")
         #expect(pushed == [["30"]])
         // A new device: sync.now brings what its own first round has not yet brought.
         let desktop = try Device("desktop", database, folder: folder)
@@ -297,7 +297,8 @@ import Darwin
         usleep(30_000)  // mid-push or mid-pull, or between: whichever, nothing may be lost or doubled
         try online.restart(syncing: true, killing: true)
         #expect(online.call("sync.now")?["result"]?["pending"] == 0)
-        let rows = try database.connect("alice").execute("SELECT count(*), count(DISTINCT device_seq) FROM satchel.changes")
+        let rows = try database.connect("alice").execute(
+            "SELECT count(*), count(DISTINCT device_seq) FROM satchel.pull('{}', 100000, 1000000000)")
         #expect(rows == [["2000", "2000"]])
         let desktop = try Device("desktop", database, folder: folder)
         #expect(desktop.call("sync.now")?["result"]?["pending"] == 0)  // what its own rounds left, if anything
@@ -307,30 +308,26 @@ import Darwin
 
     @Test func aRowThatBreaksARuleIsSkippedWithItsReasonLoggedAndTheRestApplied() throws {
         let database = try Self.shared(["alice"])
-        // Another "device" of Alice's writes rows by hand: a title past the limit, a body that is no note,
-        // and a good note after them.
+        // Another "device" of Alice's pushes rows by hand: a title past the limit, a body that is no note,
+        // and a good note after them (PostgreSQL checks ids, shapes and sizes; the model's rules are the
+        // device's).
         let other = try database.connect("alice")
         let device = UUID().uuidString.lowercased()
-        try other.execute("INSERT INTO satchel.devices(id) VALUES ($1)", [device])
         let note = { (id: String, title: String) in
             #"{"id":"\#(id)","title":"\#(title)","content":"","color":{"hue":0,"saturation":0,"brightness":1},"createdAt":"2026-11-26T00:00:00.000Z","updatedAt":"2026-11-26T00:00:00.000Z","revision":1}"#
         }
         let rows: [(String, String)] = [
             ("note_long", note("note_long", String(repeating: "x", count: 501))),
-            ("note_odd", #"{"what": "not a note"}"#),
+            ("note_odd", #"{"id": "note_odd", "what": "not a note"}"#),
             ("note_good", note("note_good", "Fine")),
         ]
         for (index, (entity, body)) in rows.enumerated() {
-            try other.execute(
-                "INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body) VALUES ($1, $2, 'notes', $3, 'put', $4::jsonb)",
-                [device, String(index + 1), entity, body])
+            try Self.push(other, device: device, seq: index + 1, "notes", entity, body)
         }
         // And a photo note whose photo never reached PostgreSQL.
         let photo =
             #"{"id":"photo_lost","image":"\#(String(repeating: "ab", count: 32))","caption":"Lost","createdAt":"2026-11-26T00:00:00.000Z","updatedAt":"2026-11-26T00:00:00.000Z","revision":1}"#
-        try other.execute(
-            "INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body) VALUES ($1, 9, 'photos', 'photo_lost', 'put', $2::jsonb)",
-            [device, photo])
+        try Self.push(other, device: device, seq: 9, "photos", "photo_lost", photo)
         let folder = try Self.folder()
         let laptop = try Device("laptop", database, folder: folder)
         #expect(laptop.call("sync.now")?["result"]?["pending"] == 0)
@@ -340,6 +337,18 @@ import Darwin
         #expect(logged.contains("photo_lost): an image it shows is not in PostgreSQL"), "\(logged)")
         #expect(!logged.contains("note_good"))
         #expect(laptop.call("photos.list")?["result"]?["items"] == [])
+        let skipped = laptop.call("sync.status")?["result"]?["skipped"]
+        #expect(skipped?["count"] == 3, "\(String(describing: skipped))")
+        #expect(skipped?["recent"]?.arrayValue?.first?["entity"] == "photo_lost")
+    }
+
+    /// Pushes one row through `satchel.push`, as a device would.
+    static func push(_ connection: PGConnection, device: String, seq: Int, _ domain: String, _ entity: String, _ body: String) throws {
+        try connection.execute(
+            """
+            SELECT satchel.push($1::uuid, jsonb_build_array(jsonb_build_object(
+                'device_seq', $2::bigint, 'domain', $3::text, 'entity', $4::text, 'op', 'put', 'body', $5::jsonb)))
+            """, [device, String(seq), domain, entity, body])
     }
 
     /// Every note a device has, as (id, title, content), sorted: what must end equal on every device.

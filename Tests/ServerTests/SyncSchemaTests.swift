@@ -14,19 +14,23 @@ import Testing
         var devices: [String: String] = [:]
         for account in accounts {
             let device = UUID().uuidString.lowercased()
-            try database.connect(account).execute("INSERT INTO satchel.devices(id) VALUES ($1)", [device])
+            try database.connect(account).execute("SELECT satchel.register($1::uuid)", [device])
             devices[account] = device
         }
         return (database, devices)
     }
 
+    /// Pushes one row through `satchel.push`, as a device does.
     static func add(_ connection: PGConnection, device: String, _ domain: String, _ entity: String) throws {
+        let number = Int64.random(in: 1...1 << 40)
         try connection.execute(
-            """
-            INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body)
-            VALUES ($1, (SELECT count(*) FROM satchel.changes), $2, $3, 'put', '{}')
-            """,
-            [device, domain, entity])
+            "SELECT satchel.push($1::uuid, jsonb_build_array(jsonb_build_object('device_seq', $2::bigint, 'domain', $3::text, 'entity', $4::text, 'op', 'put', 'body', jsonb_build_object('id', $4::text))))",
+            [device, String(number), domain, entity])
+    }
+
+    /// The entities of the rows `connection`'s account may pull, in the log's order.
+    static func pulled(_ connection: PGConnection) throws -> [String] {
+        try connection.execute("SELECT entity FROM satchel.pull('{}', 100000, 1000000000)").map { $0[0] ?? "" }
     }
 
     static func sqlState(_ body: () throws -> Void) -> String? {
@@ -48,9 +52,23 @@ import Testing
         #expect(try SyncSchema.setUp(owner) == .upToDate(version: SyncSchema.version))
         #expect(try SyncSchema.installedVersion(owner) == SyncSchema.version)
         #expect(try owner.execute("SELECT tableowner FROM pg_tables WHERE schemaname = 'satchel' GROUP BY 1") == [[database.owner]])
-        let forced = try owner.execute(
-            "SELECT relname FROM pg_class WHERE relnamespace = 'satchel'::regnamespace AND relkind = 'r' AND relrowsecurity AND relforcerowsecurity ORDER BY 1")
-        #expect(forced.map { $0[0] } == ["changes", "devices", "images"])
+        // Row-level security stays on every table, and no table is granted to anyone but its owner: devices
+        // go through the functions, each `SECURITY DEFINER` with its search_path pinned.
+        let secured = try owner.execute(
+            "SELECT relname FROM pg_class WHERE relnamespace = 'satchel'::regnamespace AND relkind = 'r' AND relrowsecurity ORDER BY 1")
+        #expect(secured.map { $0[0] } == ["accounts", "changes", "devices", "images", "meta", "shared_entities"])
+        let granted = try owner.execute(
+            """
+            SELECT DISTINCT table_name::text FROM information_schema.role_table_grants
+            WHERE table_schema = 'satchel' AND grantee <> $1 AND privilege_type <> 'SELECT' OR (grantee <> $1 AND table_name <> 'meta')
+            """, [database.owner])
+        #expect(granted.isEmpty, "\(granted)")
+        let definers = try owner.execute(
+            """
+            SELECT p.proname::text FROM pg_proc p WHERE p.pronamespace = 'satchel'::regnamespace AND p.prosecdef
+            AND NOT coalesce(p.proconfig @> ARRAY['search_path=pg_catalog, pg_temp'], false) ORDER BY 1
+            """)
+        #expect(definers.isEmpty, "every SECURITY DEFINER function pins its search_path: \(definers)")
 
         let fresh = try Self.cluster().database(accounts: [])
         let outcomes = [Result<SyncSchema.Outcome, PGError>?](repeating: nil, count: 2)
@@ -73,12 +91,12 @@ import Testing
         try Self.add(alice, device: devices["alice"]!, "messages", "msg_a")
         try Self.add(bob, device: devices["bob"]!, "board", "post_b")
         try Self.add(bob, device: devices["bob"]!, "diary", "post_private_b")
-        let seen = { (connection: PGConnection) in
-            try connection.execute("SELECT entity FROM satchel.changes ORDER BY entity").map { $0[0] ?? "" }
-        }
-        #expect(try seen(alice) == ["msg_a", "note_a", "post_b"])
-        #expect(try seen(bob) == ["msg_a", "post_b", "post_private_b"])
-        #expect(try bob.execute("SELECT count(*) FROM satchel.devices") == [["1"]], "only its own devices")
+        #expect(try Self.pulled(alice).sorted() == ["msg_a", "note_a", "post_b"])
+        #expect(try Self.pulled(bob).sorted() == ["msg_a", "post_b", "post_private_b"])
+        // No table is read but through the functions.
+        #expect(Self.sqlState { try bob.execute("SELECT count(*) FROM satchel.devices") } == "42501")
+        #expect(Self.sqlState { try bob.execute("SELECT count(*) FROM satchel.changes") } == "42501")
+        #expect(Self.sqlState { try bob.execute("SELECT count(*) FROM satchel.images") } == "42501")
     }
 
     @Test func noAccountCanSwitchRowLevelSecurityOffNorWriteAsAnother() throws {
@@ -90,23 +108,23 @@ import Testing
         #expect(Self.sqlState { try bob.execute("ALTER TABLE satchel.changes DISABLE ROW LEVEL SECURITY") } == "42501")
         #expect(Self.sqlState { try bob.execute("ALTER TABLE satchel.changes NO FORCE ROW LEVEL SECURITY") } == "42501")
         #expect(Self.sqlState { try bob.execute("DROP POLICY own_or_shared ON satchel.changes") } == "42501")
-        try bob.execute("SET row_security = off")
-        #expect(Self.sqlState { try bob.execute("SELECT * FROM satchel.changes") } == "42501", "refused, not widened")
-        try bob.execute("RESET row_security")
         #expect(Self.sqlState { try bob.execute("CREATE VIEW satchel.everything AS SELECT * FROM satchel.changes") } == "42501")
         #expect(Self.sqlState { try bob.execute("CREATE VIEW public.everything AS SELECT * FROM satchel.changes") } == "42501")
         #expect(Self.sqlState { try bob.execute("UPDATE satchel.changes SET account = current_user") } == "42501")
         #expect(Self.sqlState { try bob.execute("DELETE FROM satchel.changes") } == "42501")
         #expect(Self.sqlState { try bob.execute("TRUNCATE satchel.changes") } == "42501")
-        // Writing as Alice, or through her device, is refused by the policy.
+        for table in ["accounts", "changes", "devices"] {
+            #expect(Self.sqlState { try bob.transaction { () throws(PGError) in _ = try bob.execute("LOCK TABLE satchel.\(table)") } } == "42501")
+        }
+        #expect(Self.sqlState { try bob.execute("SELECT satchel.spend(current_user, -1000000, -1000000)") } == "42501")
+        // Writing as Alice is refused (no table grant); through her device's id, it makes a device of
+        // Bob's own: the row is Bob's.
         let asAlice =
             "INSERT INTO satchel.changes(account, device, device_seq, domain, entity, op) VALUES ($1, $2, 99, 'notes', 'forged', 'put')"
         #expect(Self.sqlState { try bob.execute(asAlice, [database.roles["alice"]!, devices["alice"]!]) } == "42501")
-        #expect(Self.sqlState {
-            try Self.add(bob, device: devices["alice"]!, "notes", "through her device")
-        } == "42501")
-        #expect(try bob.execute("SELECT count(*) FROM satchel.changes WHERE entity = 'secret'") == [["0"]])
-        #expect(try alice.execute("SELECT count(*) FROM satchel.changes") == [["1"]])
+        try Self.add(bob, device: devices["alice"]!, "notes", "through_her_device")
+        #expect(try Self.pulled(alice) == ["secret"])
+        #expect(try Self.pulled(bob) == ["through_her_device"])
     }
 
     @Test func devicesRunNoDDLAndTheCommandSaysWhatItDid() throws {

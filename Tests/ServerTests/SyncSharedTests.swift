@@ -52,28 +52,29 @@ import Testing
         let refused = bob.call("board.delete", ["id": post])?["error"]
         #expect(refused?["code"] == -32002 && refused?["data"]?["reason"] == "notAuthor", "\(String(describing: refused))")
         let bobSQL = try database.connect("bob")
-        let device = try #require(try bobSQL.execute("SELECT id::text FROM satchel.devices").first?[0])
-        #expect(throws: PGError.self) {
-            try bobSQL.execute(
-                "INSERT INTO satchel.changes(device, device_seq, domain, entity, op) VALUES ($1, 99999, 'board', $2, 'delete')",
-                [device, post.stringValue])
+        let device = UUID().uuidString.lowercased()
+        let push = { (row: String) throws in
+            try bobSQL.execute("SELECT satchel.push($1::uuid, jsonb_build_array($2::jsonb))", [device, row])
         }
+        let refusal = { (row: String) -> String? in
+            do {
+                try push(row)
+                return nil
+            } catch let error as PGError {
+                return error.sqlState
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(#"{"device_seq":99999,"domain":"board","entity":"\#(post.stringValue ?? "")","op":"delete"}"#) == "SY002")
         // Nor vote in another's name, nor twice under names of his own.
         let alicesVote = "\(post.stringValue ?? "")/\(database.roles["alice"]!)"
-        #expect(throws: PGError.self) {
-            try bobSQL.execute(
-                """
-                INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body)
-                VALUES ($1, 99998, 'votes', $2, 'put', jsonb_build_object('post', $3::text, 'direction', 'down'))
-                """, [device, alicesVote, post.stringValue])
-        }
-        #expect(throws: PGError.self) {
-            try bobSQL.execute(
-                """
-                INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body)
-                VALUES ($1, 99997, 'votes', $2, 'put', jsonb_build_object('post', $3::text, 'direction', 'up'))
-                """, [device, "\(post.stringValue ?? "")/bob-again", post.stringValue])
-        }
+        #expect(
+            refusal(#"{"device_seq":99998,"domain":"votes","entity":"\#(alicesVote)","op":"put","body":{"post":"\#(post.stringValue ?? "")","direction":"down"}}"#)
+                == "SY002")
+        #expect(
+            refusal(#"{"device_seq":99997,"domain":"votes","entity":"\#(post.stringValue ?? "")/bob-again","op":"put","body":{"post":"\#(post.stringValue ?? "")","direction":"up"}}"#)
+                == "SY002")
         _ = bob.call("sync.now")
         #expect(Self.board(bob) == ["Lunch at noon? +2 -0"])
         #expect(alice.call("board.delete", ["id": post])?["result"]?["deleted"] == true)
@@ -127,9 +128,10 @@ import Testing
         }
         // PostgreSQL itself keeps them from Bob's role, whatever he asks.
         let bobSQL = try database.connect("bob")
-        let seen = try bobSQL.execute("SELECT DISTINCT domain FROM satchel.changes ORDER BY domain").compactMap { $0[0] }
+        let seen = try bobSQL.execute(
+            "SELECT DISTINCT domain FROM satchel.pull('{}', 100000, 1000000000) ORDER BY domain").compactMap { $0[0] }
         #expect(seen == ["board", "messages"])
-        #expect(try bobSQL.execute("SELECT count(*) FROM satchel.images").first?[0] == "0")
+        #expect(try bobSQL.execute("SELECT count(*) FROM satchel.get_images($1::text[])", ["{" + (try SyncAppsTests.storedImages(database, "alice")).joined(separator: ",") + "}"]).first?[0] == "0")
         #expect(try SyncAppsTests.storedImages(database, "alice").count == 1)
     }
 }

@@ -47,7 +47,8 @@ import Testing
         #expect(status?["lastError"] == .null && status?["lastSuccess"]?.stringValue != nil)
         #expect(status?["server"]?.stringValue == "\(database.roles["alice"]!)@\(database.cluster.folder)/\(database.name)")
         let device = try #require(status?["device"]?.stringValue)
-        let registered = try database.connect("alice").execute("SELECT id::text FROM satchel.devices WHERE id = $1", [device])
+        let registered = try PGConnection(database.ownerURI).execute(
+            "SELECT id::text FROM satchel.devices WHERE id = $1 AND account = $2", [device, database.roles["alice"]])
         #expect(registered.count == 1)
         server.closeInput()
         #expect(server.waitForExit() == 0)
