@@ -75,5 +75,40 @@ import Testing
         let server = try SatchelProcess(["--memory", "--sync", "postgresql://%zz"])
         #expect(server.waitForExit() == 2)
         #expect(server.standardError().contains("--sync must be a PostgreSQL connection URI"))
+        // libpq quotes the part it could not read, here the password: it is never printed back.
+        for arguments in [["--memory", "--sync", "postgresql://anna:100%sure@db.example/satchel"], ["sync-setup", "postgresql://anna:100%sure@db.example/satchel"]] {
+            let refused = try SatchelProcess(arguments)
+            #expect(refused.waitForExit() == 2)
+            let said = refused.standardError()
+            #expect(said.contains("invalid percent-encoded token") && !said.contains("sure"), "\(said)")
+        }
+    }
+
+    @Test func theStateSaysInWordsWhatWillNotFixItselfAndWhatWill() throws {
+        let (database, _) = try SyncSchemaTests.prepared(["alice"])
+        // Offline: nothing listens there; tried again by itself.
+        let away = try SatchelProcess(["--memory", "--sync", "postgresql://alice@127.0.0.1:9/shared?connect_timeout=2"])
+        let offline = Self.status(away) { $0["lastError"] != .null }
+        #expect(offline?["state"] == "offline" && offline?["reason"] == .null, "\(String(describing: offline))")
+        // A database that is not there, a role that may not log in: errors with their reasons.
+        let missing = try SatchelProcess(["--memory", "--sync", database.cluster.uri(database.roles["alice"]!, "no_such_database")])
+        let missingStatus = Self.status(missing) { $0["state"] == "error" }
+        #expect(missingStatus?["reason"] == "databaseMissing", "\(String(describing: missingStatus))")
+        let stranger = try SatchelProcess(["--memory", "--sync", database.cluster.uri("nobody_at_all", database.name)])
+        let strangerStatus = Self.status(stranger) { $0["state"] == "error" }
+        #expect(strangerStatus?["reason"] == "authenticationFailed", "\(String(describing: strangerStatus))")
+        // The schema's owner and a superuser could read every account: no device syncs as either.
+        for uri in [database.ownerURI, database.cluster.uri("postgres", database.name)] {
+            let unsafe = try SatchelProcess(["--memory", "--sync", uri])
+            let status = Self.status(unsafe) { $0["state"] == "error" }
+            #expect(status?["reason"] == "unsafeRole", "\(String(describing: status))")
+            #expect(status?["lastError"]?.stringValue?.contains("never syncs as one") == true)
+            let now = unsafe.call(request(1, "sync.now"))?["error"]
+            #expect(now?["data"]?["reason"] == "syncRefused", "\(String(describing: now))")
+        }
+        // A good device: synced, nothing skipped.
+        let fine = try SatchelProcess(["--memory", "--sync", database.uri("alice")])
+        let synced = Self.status(fine) { $0["state"] == "synced" }
+        #expect(synced?["reason"] == .null && synced?["progress"] == .null && synced?["skipped"]?["count"] == 0)
     }
 }
