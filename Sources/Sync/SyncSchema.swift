@@ -1,13 +1,13 @@
 /// The PostgreSQL side of sync (SPEC §14): the schema `satchel`, made and migrated by `satchel sync-setup`,
 /// run once by a role that owns it and syncs nothing itself (the database's owner, say). Devices never run
-/// DDL: they read ``SyncSchema/version`` and say in words when it is missing or older.
+/// DDL: they read ``SyncSchema/version`` and say in words when it is missing, older or newer.
 ///
-/// Every role that may connect to the database may sync: the tables are granted to `PUBLIC`, and
-/// PostgreSQL's row-level security, enabled and forced on every table, keeps each account (role) to its
-/// own rows, except the shared domains (Board and Messages), which every account reads. A device's role
-/// owns nothing here, so it cannot switch row-level security off (`ALTER TABLE` needs the owner, and
-/// `SET row_security = off` makes its queries fail rather than see more), nor create a view in the schema.
-/// A superuser bypasses row-level security: no device may use one.
+/// Every role that may connect to the database may sync, as its own account. Since version 3 a device's
+/// role is granted no table: it pushes, pulls and moves photo bytes only through the functions of
+/// SyncSchema+Functions.swift, which check every row and keep each account to its own private rows, while
+/// every account reads the shared ones (Board and Messages). A device's role owns nothing here, so no SQL
+/// it runs can change that. A superuser, a role with `BYPASSRLS` or the schema's owner could read every
+/// account: a device refuses to sync as one (``SyncService``).
 public enum SyncSchema {
     /// The version this satchel reads and writes.
     public static let version = 3
@@ -121,7 +121,8 @@ public enum SyncSchema {
 
     /// Creates or migrates the schema over `connection`, in one transaction under an advisory lock, so two
     /// runs at once end with one schema (the second finds it up to date).
-    public static func setUp(_ connection: PGConnection) throws(PGError) -> Outcome {
+    /// (`upTo`: an earlier version, for the tests of migrations.)
+    public static func setUp(_ connection: PGConnection, upTo target: Int = version) throws(PGError) -> Outcome {
         try connection.transaction { () throws(PGError) -> Outcome in
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('satchel sync-setup'))")
             let found = try installedVersion(connection)
@@ -130,14 +131,14 @@ public enum SyncSchema {
                     kind: .statement, sqlState: nil,
                     message: "the schema is at version \(found), newer than this satchel's \(version): use a newer satchel")
             }
-            if found == version { return .upToDate(version: version) }
-            for statements in migrations[found...] {
+            if found >= target { return .upToDate(version: found) }
+            for statements in migrations[found..<target] {
                 for statement in statements { try connection.execute(statement) }
             }
             try connection.execute(
                 "INSERT INTO satchel.meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
-                [String(version)])
-            return found == 0 ? .created(version: version) : .migrated(from: found, to: version)
+                [String(target)])
+            return found == 0 ? .created(version: target) : .migrated(from: found, to: target)
         }
     }
 

@@ -127,6 +127,46 @@ import Testing
         #expect(try Self.pulled(bob) == ["through_her_device"])
     }
 
+    @Test func aVersion2DatabaseMovesToVersion3KeepingItsDataAndLosingWhatBrokeIt() throws {
+        let database = try Self.cluster().database(accounts: ["alice", "bob"])
+        let owner = try PGConnection(database.ownerURI)
+        #expect(try SyncSchema.setUp(owner, upTo: 2) == .created(version: 2))
+        // Devices of version 2 wrote the tables themselves: Alice a note and a post; later the same note
+        // deleted; Bob a vote, and a row far ahead in the log that stopped every device's pulls.
+        let alice = try database.connect("alice")
+        let bob = try database.connect("bob")
+        let (aliceDevice, bobDevice) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
+        try alice.execute("INSERT INTO satchel.devices(id) VALUES ($1)", [aliceDevice])
+        try bob.execute("INSERT INTO satchel.devices(id) VALUES ($1)", [bobDevice])
+        let insert = "INSERT INTO satchel.changes(device, device_seq, domain, entity, op, body) VALUES ($1, $2, $3, $4, $5, $6::jsonb)"
+        try alice.execute(insert, [aliceDevice, "1", "notes", "note_a", "put", #"{"id":"note_a","title":"Old secret"}"#])
+        try alice.execute(insert, [aliceDevice, "2", "board", "bp_1", "put", #"{"id":"bp_1","title":"Lunch?"}"#])
+        try alice.execute(insert, [aliceDevice, "3", "notes", "note_b", "put", #"{"id":"note_b","title":"Kept"}"#])
+        try alice.execute(insert, [aliceDevice, "4", "notes", "note_a", "delete", nil])
+        try bob.execute(insert, [bobDevice, "1", "votes", "bp_1/\(database.roles["bob"]!)", "put", #"{"post":"bp_1","direction":"up"}"#])
+        try bob.execute(
+            "INSERT INTO satchel.changes(seq, device, device_seq, domain, entity, op, body) OVERRIDING SYSTEM VALUE VALUES (9000000000000000000, $1, 2, 'board', 'bp_x', 'put', '{}')",
+            [bobDevice])
+        // A device of version 2 still running meets a newer schema and says so.
+        #expect(try SyncSchema.setUp(owner) == .migrated(from: 2, to: 3))
+        #expect(try SyncSchema.setUp(owner) == .upToDate(version: 3))
+        let kept = try owner.execute("SELECT entity, op, body IS NULL FROM satchel.changes ORDER BY seq").map { $0.compactMap { $0 } }
+        #expect(kept == [["bp_1", "put", "f"], ["note_b", "put", "f"], ["note_a", "delete", "t"], ["bp_1/\(database.roles["bob"]!)", "put", "f"]])
+        // Each account pulls what it may, as before; the devices go on through the functions.
+        #expect(try Self.pulled(alice) == ["bp_1", "note_b", "note_a", "bp_1/\(database.roles["bob"]!)"])
+        #expect(try Self.pulled(bob) == ["bp_1", "bp_1/\(database.roles["bob"]!)"])
+        #expect(Self.sqlState { try alice.execute(insert, [aliceDevice, "5", "notes", "n", "put", "{}"]) } == "42501")
+        try Self.add(alice, device: aliceDevice, "notes", "note_c")
+        #expect(try Self.pulled(alice).last == "note_c")
+        // Bob's post stays his, his vote his.
+        let refusedDelete = Self.sqlState {
+            try bob.execute(
+                "SELECT satchel.push($1::uuid, '[{\"device_seq\": 9, \"domain\": \"board\", \"entity\": \"bp_1\", \"op\": \"delete\"}]')",
+                [bobDevice])
+        }
+        #expect(refusedDelete == SyncSchema.refused)
+    }
+
     @Test func devicesRunNoDDLAndTheCommandSaysWhatItDid() throws {
         let database = try Self.cluster().database(accounts: ["alice"])
         // A device role cannot make the schema itself: the database's owner does.

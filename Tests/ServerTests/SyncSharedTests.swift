@@ -54,7 +54,7 @@ import Testing
         let bobSQL = try database.connect("bob")
         let device = UUID().uuidString.lowercased()
         let push = { (row: String) throws in
-            try bobSQL.execute("SELECT satchel.push($1::uuid, jsonb_build_array($2::jsonb))", [device, row])
+            _ = try bobSQL.execute("SELECT satchel.push($1::uuid, jsonb_build_array($2::jsonb))", [device, row])
         }
         let refusal = { (row: String) -> String? in
             do {
