@@ -360,11 +360,14 @@ enum Migrations {
             at INTEGER NOT NULL
         );
         """,
+        // 14: the devices of the shared log by a number of this database's own, so that which row last
+        // changed each field of an entity is kept in a few bytes (`seq@n`), not a device id per field.
+        "CREATE TABLE sync_devices(n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);",
     ]
 
     /// The schema version this build writes: `all.count`, kept as a number so that opening a database that
     /// is already current does not build every migration's text (a test checks the two agree).
-    static let latestVersion = 13
+    static let latestVersion = 14
 
     /// A new database as the migrations leave it, at ``SchemaTemplate/version``: the bytes a new database
     /// starts from. Running the migrations costs SQLite a parse and a schema reload for each statement

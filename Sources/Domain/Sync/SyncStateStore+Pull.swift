@@ -21,8 +21,22 @@ extension SyncStateStore {
         _ rows: [PulledRow], fetched: [String: PreparedImage] = [:], tried: Set<String> = []
     ) throws(DomainError) -> PullSummary {
         try storage {
+            do {
+                return try applyInTransaction(rows, fetched: fetched, tried: tried)
+            } catch {
+                forgetDeviceNumbers()  // any made in it went with the transaction
+                throw error
+            }
+        }
+    }
+
+    private func applyInTransaction(
+        _ rows: [PulledRow], fetched: [String: PreparedImage], tried: Set<String>
+    ) throws -> PullSummary {
             try group.transaction {
                 var summary = PullSummary()
+                // Devices are numbered before any row's savepoint, which could take a number back with it.
+                for device in Set(rows.map(\.device)) { _ = try number(ofDevice: device) }
                 var cursor = try positions()
                 let start = cursor
                 let before = try newestSeq.integer() ?? 0
@@ -45,12 +59,12 @@ extension SyncStateStore {
                         continue
                     }
                     do {
-                        try database.execute("SAVEPOINT sync_row")
+                        try savepoint.run()
                         try applyOne(row, pushed: pushed, images: images, summary: &summary)
-                        try database.execute("RELEASE sync_row")
+                        try release.run()
                     } catch {
-                        try database.execute("ROLLBACK TO sync_row")
-                        try database.execute("RELEASE sync_row")
+                        try rollbackToSavepoint.run()
+                        try release.run()
                         try skip(row, Self.reason(error), &summary)
                     }
                 }
@@ -67,7 +81,6 @@ extension SyncStateStore {
                 }
                 return summary
             }
-        }
     }
 
     private func skip(_ row: PulledRow, _ reason: String, _ summary: inout PullSummary) throws {
