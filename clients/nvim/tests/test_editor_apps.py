@@ -122,6 +122,60 @@ def test_checkhealth_says_where_it_syncs_and_why_it_is_offline_without_the_passw
     assert "offline" in text and "hunter2" not in text
 
 
+def postgres():
+    """A throwaway PostgreSQL (clients/python/tests/postgres_cluster.py)."""
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
+    from postgres_cluster import Cluster
+
+    return Cluster()
+
+
+def test_checkhealth_says_why_sync_stopped_and_the_rows_it_skipped(editor_factory, tmp_path):
+    """As the database's owner (a role no device syncs as) sync stops: an ERROR with the reason and what to
+    do. As an account of its own it syncs (OK), and a row another device pushed that breaks a rule is
+    skipped: a WARNING with the row and why."""
+    import subprocess
+    import uuid
+
+    cluster = postgres()
+    try:
+        name, uris = cluster.database(find_binary(), ["anna"])
+        owner = cluster.uri("owner_" + name.removeprefix("satchel_"), name)
+        editor = editor_factory(setup=False, db=tmp_path / "owner.sqlite")
+        editor.nvim.exec_lua("require('satchel').setup(...)",
+                             {"cmd": [find_binary(), "--sync", owner], "db": str(editor.db)})
+        editor.nvim.command("Satchel notes")
+        status = "local _, s = require('satchel.rpc').request_sync('sync.status', nil, 2000) "
+        editor.wait(lambda: editor.nvim.exec_lua(status + "return s and s.state") == "error", message="sync stopped")
+        editor.nvim.command("checkhealth satchel")
+        text = "\n".join(editor.lines())
+        assert "ERROR: sync stopped (unsafeRole): " in text and "is the sync schema's owner" in text, text
+        assert "ADVICE" in text and "this role may not sync" in text, text
+        editor.quit()
+
+        # Another device of anna's (here psql) pushes a "note" that is none; PostgreSQL takes it.
+        role = uris["anna"].rsplit("user=", 1)[1]
+        rows = ('[{"device_seq":1,"domain":"notes","entity":"note_x","op":"put",'
+                '"body":{"id":"note_x","what":"not a note"}}]')
+        subprocess.run(["psql", "-h", cluster.folder, "-U", role, "-d", name, "-v", "ON_ERROR_STOP=1", "-c",
+                        f"SELECT satchel.push('{uuid.uuid4()}'::uuid, '{rows}'::jsonb)"],
+                       check=True, stdout=subprocess.DEVNULL)
+        editor = editor_factory(setup=False, db=tmp_path / "anna.sqlite")
+        editor.nvim.exec_lua("require('satchel').setup(...)",
+                             {"cmd": [find_binary(), "--sync", uris["anna"]], "db": str(editor.db)})
+        editor.nvim.command("Satchel notes")
+        editor.wait(lambda: editor.nvim.exec_lua(status + "return s and s.state == 'synced' and s.skipped.count"),
+                    timeout=15, message="synced, the row skipped")
+        editor.nvim.command("checkhealth satchel")
+        text = "\n".join(editor.lines())
+        assert "; synced" in text and "ERROR" not in text, text
+        assert "sync: 1 row(s) skipped: they break a rule; the newest: notes note_x: " in text, text
+    finally:
+        cluster.stop()
+
+
 def test_no_satchel_outlives_its_editor_and_a_dead_one_is_reported_and_restarted(editor_factory):
     editor = editor_factory()
     editor.nvim.command("Satchel reminders")

@@ -127,3 +127,155 @@ def test_two_people_share_the_board_and_messages_live(bridge_factory, page_facto
         assert page.console_errors() == []
     finally:
         cluster.stop()
+
+
+def postgres():
+    """A throwaway PostgreSQL (clients/python/tests/postgres_cluster.py), and satchel's binary."""
+    import pathlib
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
+    from postgres_cluster import Cluster
+
+    from satchel_client import find_binary
+
+    return Cluster(), find_binary()
+
+
+def push_as(cluster, uri: str, rows: str) -> None:
+    """Pushes `rows` (JSON) into the shared log as `uri`'s account, through psql: as another device of its
+    would, with no satchel to check them first."""
+    import subprocess
+    import urllib.parse
+    import uuid
+
+    parts = urllib.parse.urlsplit(uri)
+    role = urllib.parse.parse_qs(parts.query)["user"][0]
+    statement = f"SELECT satchel.push('{uuid.uuid4()}'::uuid, '{rows}'::jsonb)"
+    subprocess.run(["psql", "-h", cluster.folder, "-U", role, "-d", parts.path.lstrip("/"), "-v", "ON_ERROR_STOP=1",
+                    "-At", "-c", statement], check=True, stdout=subprocess.DEVNULL)
+
+
+def overflows(page) -> bool:
+    """The sync word runs past the page's right edge (or makes the page scroll sideways)."""
+    return page.driver.execute_script("""
+        const box = document.getElementById('sync-state').getBoundingClientRect();
+        return box.right > document.documentElement.clientWidth + 1
+            || document.documentElement.scrollWidth > document.documentElement.clientWidth;""")
+
+
+def test_syncing_as_the_databases_owner_the_header_says_so_in_words(bridge_factory, page_factory):
+    """The owner could read every account: no device syncs as it. The header says so in words a person can
+    act on, in their language, with satchel's own words (what to do) as its title."""
+    cluster, binary = postgres()
+    try:
+        name, _ = cluster.database(binary, [])
+        owner = cluster.uri("owner_" + name.removeprefix("satchel_"), name)
+        bridge = bridge_factory("--sync", owner)
+        page = page_factory(on=bridge)
+        page.open("notes")
+        page.wait_until(lambda: sync_state(page)[1] == "Sync: this account may not sync", timeout=15,
+                        message="the unsafe role in words")
+        hidden, _, title = sync_state(page)
+        assert not hidden and page.find("#sync-state").get_attribute("data-sync") == "error"
+        assert "the sync schema's owner" in title and "role of its own" in title, title
+        assert not overflows(page)
+        page.screenshot("sync-unsafe-role")
+        Select(page.find("#language")).select_by_value("ru")
+        page.wait_until(lambda: sync_state(page)[1] == "Синхронизация под этой учётной записью запрещена",
+                        message="in Russian")
+        page.resize(390)
+        assert not overflows(page)
+        page.screenshot("sync-unsafe-role-ru-390")
+        Select(page.find("#language")).select_by_value("ja")
+        page.wait_until(lambda: sync_state(page)[1] == "同期: このアカウントでは同期できません", message="in Japanese")
+        assert not overflows(page)
+        assert page.console_errors() == []
+    finally:
+        cluster.stop()
+
+
+def test_a_row_that_breaks_a_rule_is_skipped_and_the_header_counts_it(bridge_factory, page_factory):
+    """Another device of the account (here psql) pushes a "note" that is none: PostgreSQL takes it, this
+    device skips it, and the header says so, the row and why in its title."""
+    cluster, binary = postgres()
+    try:
+        _, uris = cluster.database(binary, ["anna"])
+        bridge = bridge_factory("--sync", uris["anna"])
+        page = page_factory(on=bridge)
+        page.open("notes")
+        page.wait_until(lambda: sync_state(page)[1] == "Synced", timeout=15, message="Synced shown")
+        push_as(cluster, uris["anna"], '[{"device_seq":1,"domain":"notes","entity":"note_x","op":"put",'
+                                       '"body":{"id":"note_x","what":"not a note"}}]')
+        page.wait_until(lambda: sync_state(page)[1] == "Synced · 1 skipped", timeout=15, message="the row counted")
+        title = sync_state(page)[2]
+        assert title.splitlines()[0] == "1 skipped: they break a rule", title
+        assert title.splitlines()[1].startswith("notes note_x: "), title
+        assert page.find("#sync-state").get_attribute("data-sync") == "synced"
+        assert page.texts("section[data-app='notes'] li.note") == []
+        page.screenshot("sync-skipped")
+        Select(page.find("#language")).select_by_value("ru")
+        page.wait_until(lambda: sync_state(page)[1] == "Синхронизировано · пропущено: 1", message="in Russian")
+        page.resize(390)
+        assert not overflows(page)
+        page.screenshot("sync-skipped-ru-390")
+        assert page.console_errors() == []
+    finally:
+        cluster.stop()
+
+
+def test_every_state_and_reason_reads_in_every_language(bridge, page):
+    """The word for each state `sync.status` can answer (a pull's progress, every reason it stops on, rows
+    skipped), in each language, from the page's own module fed those answers."""
+    page.open()
+    said = page.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const base = {enabled: true, connected: true, pending: 0, reason: null, progress: null, lastError: null,
+                      skipped: {count: 0, recent: []}};
+        const statuses = [
+          {state: 'synced'}, {state: 'syncing', pending: 3},
+          {state: 'syncing', pending: 2, progress: {pulled: 1234, total: 50000}},
+          {state: 'offline', connected: false}, {state: 'offline', connected: false, pending: 4},
+          ...['authenticationFailed', 'databaseMissing', 'tlsRequired', 'unsafeRole', 'schemaMissing', 'schemaOlder',
+              'schemaNewer', 'wrongRole', 'quotaExceeded'].map((reason) => ({state: 'error', reason, lastError: 'why'})),
+          {state: 'synced', skipped: {count: 7, recent: Array.from({length: 7}, (_, i) =>
+            ({row: i + 1, domain: 'notes', entity: `note_${i}`, reason: 'body.title is not readable', at: ''}))}},
+          {state: 'off', enabled: false},
+        ];
+        Promise.all([import(new URL('app/js/sync-state.js', document.baseURI).href),
+                     import(new URL('app/js/i18n.js', document.baseURI).href)]).then(async ([sync, i18n]) => {
+          const said = {};
+          for (const language of ['en', 'ru', 'ja']) {
+            i18n.setLanguage(language);
+            said[language] = [];
+            for (const status of statuses) {
+              const element = document.createElement('span');
+              const word = sync.syncState(element, {call: async () => ({...base, ...status})});
+              await word.refresh();
+              said[language].push([element.hidden, element.textContent, element.title, element.dataset.sync ?? null]);
+            }
+          }
+          i18n.setLanguage('en');
+          done(said);
+        }, (error) => done(String(error)));""")
+    assert isinstance(said, dict), said
+    en = [text for _, text, _, _ in said["en"]]
+    assert en == [
+        "Synced", "3 to sync", "Syncing 1,234 of 50,000", "Offline", "Offline · 4 waiting",
+        "Sync: password refused", "Sync: database not found", "Sync: secure connection required",
+        "Sync: this account may not sync", "Sync not set up", "Sync not set up", "Sync: update satchel",
+        "Sync: signed in as another account", "Sync: storage quota reached", "Synced · 7 skipped", en[-1],
+    ]
+    assert said["en"][-1][0] is True, "hidden when sync is off"
+    assert [state for *_, state in said["en"][:15]] == (
+        ["synced", "syncing", "syncing", "offline", "offline"] + ["error"] * 9 + ["synced"])
+    assert all(title == "why" for _, _, title, _ in said["en"][5:14])
+    skipped_title = said["en"][14][2].splitlines()
+    assert skipped_title[0] == "7 skipped: they break a rule"
+    assert skipped_title[1:] == [f"notes note_{i}: body.title is not readable" for i in range(5)], "five listed"
+    assert said["ru"][2][1] == "Синхронизация: 1\u00a0234 из 50\u00a0000"
+    assert said["ja"][2][1] == "同期中 1,234 / 50,000 件"
+    for language in ("ru", "ja"):
+        texts = [text for _, text, _, _ in said[language][:15]]
+        assert len(set(texts[5:14])) == 8, f"{language}: a text for each reason (the old schemas share one)"
+        assert not set(texts) & set(en), f"{language}: every word translated"

@@ -3,14 +3,16 @@ local M = {}
 
 -- vim.health (0.10: start/ok/error; 0.8-0.9: report_*) or, on 0.7, the health# functions.
 local report = {}
+-- `advice` (warn and error): what to do, shown under the message.
 for _, name in ipairs({ 'start', 'ok', 'warn', 'error', 'info' }) do
-  report[name] = function(text)
+  report[name] = function(text, advice)
     local health = vim.health or {}
     local fn = health[name] or health['report_' .. name]
+    local args = advice and { text, advice } or { text }
     if fn then
-      fn(text)
+      fn(unpack(args))
     else
-      vim.fn['health#report_' .. name](text)
+      vim.fn['health#report_' .. name](unpack(args))
     end
   end
 end
@@ -47,22 +49,66 @@ function M.check()
   M.check_sync(rpc, report)
 end
 
--- Sync with PostgreSQL (`--sync URL` in `cmd`): off, or where it syncs and how it stands.
+-- What stops sync until a person acts (`sync.status`'s `reason`), and what to do.
+local reasons = {
+  authenticationFailed = 'the password (or the role) was refused: check the URL in cmd',
+  databaseMissing = 'the database was not found: check its name in the URL',
+  tlsRequired = 'the server asks for a secure connection: add sslmode=require to the URL',
+  unsafeRole = 'this role may not sync (a superuser, BYPASSRLS, or the schema\'s owner): give the device a role of its own',
+  schemaMissing = 'sync is not set up in this database: run `satchel sync-setup URL` as its owner',
+  schemaOlder = 'the sync schema is older than this satchel: run `satchel sync-setup URL` as its owner',
+  schemaNewer = 'the sync schema is newer than this satchel: update satchel',
+  wrongRole = 'logged in as another role than the account: name the role in the URL',
+  quotaExceeded = 'the storage quota is reached',
+}
+
+-- Skipped rows listed (the newest).
+local LISTED = 5
+
+-- Sync with PostgreSQL (`--sync URL` in `cmd`): off, or where it syncs and how it stands (`state`), and the
+-- rows this device skipped because they break a rule.
 function M.check_sync(rpc, report)
   local err, sync = rpc.request_sync('sync.status', nil, 2000)
   if err then
     return report.warn('sync: the server does not say (' .. (err.message or '') .. ')')
   end
-  if not sync.enabled then
+  if not sync.enabled or sync.state == 'off' then
     return report.info('sync: off (add --sync URL to cmd to sync through PostgreSQL)')
   end
-  local where = ('sync: %s as %s, device %s'):format(sync.server, sync.account or '?', sync.device)
-  if sync.connected and sync.schema == 'ok' then
-    report.ok(('%s; %d change(s) to push'):format(where, sync.pending))
-  elseif sync.connected then
-    report.warn(('%s; the schema is %s: %s'):format(where, sync.schema, sync.lastError or ''))
+  local function text(value)
+    return value ~= nil and value ~= vim.NIL and tostring(value) or nil
+  end
+  local where = ('sync: %s as %s, device %s'):format(sync.server, text(sync.account) or '?', sync.device)
+  local last_error = text(sync.lastError)
+  if sync.state == 'synced' then
+    report.ok(where .. '; synced')
+  elseif sync.state == 'syncing' then
+    local progress = sync.progress ~= vim.NIL and sync.progress or nil
+    if progress then
+      report.ok(('%s; syncing: %d of %d row(s) pulled, %d change(s) to push'):format(
+        where, progress.pulled, progress.total, sync.pending))
+    else
+      report.ok(('%s; syncing: %d change(s) to push'):format(where, sync.pending))
+    end
+  elseif sync.state == 'offline' then
+    report.warn(('%s; offline, %d change(s) waiting: %s'):format(where, sync.pending, last_error or 'not connected yet'))
   else
-    report.warn(('%s; offline, %d change(s) waiting: %s'):format(where, sync.pending, sync.lastError or 'not connected yet'))
+    local reason = text(sync.reason)
+    local advice = reason and reasons[reason] or nil
+    report.info(where)
+    report.error(('sync stopped (%s): %s'):format(reason or 'error', last_error or advice or 'no reason given'), advice)
+  end
+  local skipped = sync.skipped
+  if type(skipped) == 'table' and (skipped.count or 0) > 0 then
+    local lines = {}
+    for index, row in ipairs(skipped.recent or {}) do
+      if index > LISTED then
+        break
+      end
+      lines[#lines + 1] = ('%s %s: %s'):format(row.domain, row.entity, row.reason)
+    end
+    report.warn(('sync: %d row(s) skipped: they break a rule%s'):format(skipped.count,
+      #lines > 0 and ('; the newest: ' .. table.concat(lines, '; ')) or ''))
   end
 end
 

@@ -342,6 +342,24 @@ class SearchResult(TypedDict):
     hits: builtins.list[SearchHit]
 
 
+class Progress(TypedDict):
+    pulled: int
+    total: int
+
+
+class SkippedRecent(TypedDict):
+    row: int | None
+    domain: str
+    entity: str
+    reason: str  # why, in words
+    at: str
+
+
+class Skipped(TypedDict):
+    count: int  # rows skipped in all
+    recent: builtins.list[SkippedRecent]
+
+
 class SyncStatusResult(TypedDict):
     enabled: bool
     connected: bool
@@ -352,6 +370,10 @@ class SyncStatusResult(TypedDict):
     schema: Literal['off', 'unknown', 'ok', 'missing', 'older', 'newer']
     lastSuccess: str | None
     lastError: str | None
+    state: Literal['off', 'synced', 'syncing', 'offline', 'error']  # synced; syncing (progress says how far a pull is); offline (PostgreSQL cannot be reached: tried again by itself); error (reason: what will not fix itself)
+    reason: Literal['authenticationFailed', 'databaseMissing', 'tlsRequired', 'unsafeRole', 'schemaMissing', 'schemaOlder', 'schemaNewer', 'wrongRole', 'quotaExceeded'] | None
+    progress: Progress | None
+    skipped: Skipped
 
 
 class SyncNowResult(TypedDict):

@@ -1,25 +1,59 @@
 // @ts-check
-// The header's word on sync (`--sync`): synced, changes waiting, offline, or not set up — in the person's
-// language, with what went wrong last as its title. Hidden when this satchel does not sync.
-import { extend, t } from './i18n.js';
+// The header's word on sync (`--sync`), from `sync.status`'s `state`: synced; syncing (how far a pull is, or
+// the changes to send); offline (with the changes that wait); or, when sync stopped on something a person has
+// to fix, that thing in words (`reason`) with what went wrong last as its title. Rows this device skipped
+// because they break a rule are counted after it, their reasons in the title. In the person's language;
+// hidden when this satchel does not sync.
+import { extend, language, t } from './i18n.js';
 
 extend({
   en: {
-    'sync.synced': 'Synced', 'sync.pending': '{n} to sync', 'sync.offline': 'Offline',
-    'sync.offlinePending': 'Offline · {n} waiting', 'sync.notSetUp': 'Sync not set up',
+    'sync.synced': 'Synced', 'sync.pending': '{n} to sync', 'sync.progress': 'Syncing {pulled} of {total}',
+    'sync.offline': 'Offline', 'sync.offlinePending': 'Offline · {n} waiting', 'sync.notSetUp': 'Sync not set up',
+    'sync.authenticationFailed': 'Sync: password refused', 'sync.databaseMissing': 'Sync: database not found',
+    'sync.tlsRequired': 'Sync: secure connection required', 'sync.unsafeRole': 'Sync: this account may not sync',
+    'sync.schemaNewer': 'Sync: update satchel', 'sync.wrongRole': 'Sync: signed in as another account',
+    'sync.quotaExceeded': 'Sync: storage quota reached', 'sync.stopped': 'Sync stopped',
+    'sync.skipped': ' · {n} skipped', 'sync.skippedTitle': '{n} skipped: they break a rule',
   },
   ru: {
-    'sync.synced': 'Синхронизировано', 'sync.pending': 'К отправке: {n}', 'sync.offline': 'Нет связи',
+    'sync.synced': 'Синхронизировано', 'sync.pending': 'К отправке: {n}',
+    'sync.progress': 'Синхронизация: {pulled} из {total}', 'sync.offline': 'Нет связи',
     'sync.offlinePending': 'Нет связи · ждут: {n}', 'sync.notSetUp': 'Синхронизация не настроена',
+    'sync.authenticationFailed': 'Синхронизация: пароль не принят',
+    'sync.databaseMissing': 'Синхронизация: база данных не найдена',
+    'sync.tlsRequired': 'Синхронизация: нужно защищённое соединение',
+    'sync.unsafeRole': 'Синхронизация под этой учётной записью запрещена',
+    'sync.schemaNewer': 'Синхронизация: обновите satchel', 'sync.wrongRole': 'Синхронизация: вход под другой учётной записью',
+    'sync.quotaExceeded': 'Синхронизация: хранилище заполнено', 'sync.stopped': 'Синхронизация остановлена',
+    'sync.skipped': ' · пропущено: {n}', 'sync.skippedTitle': 'Пропущено: {n} — нарушают правила',
   },
   ja: {
-    'sync.synced': '同期済み', 'sync.pending': '未同期 {n} 件', 'sync.offline': 'オフライン',
-    'sync.offlinePending': 'オフライン · 待機 {n} 件', 'sync.notSetUp': '同期が未設定',
+    'sync.synced': '同期済み', 'sync.pending': '未同期 {n} 件', 'sync.progress': '同期中 {pulled} / {total} 件',
+    'sync.offline': 'オフライン', 'sync.offlinePending': 'オフライン · 待機 {n} 件', 'sync.notSetUp': '同期が未設定',
+    'sync.authenticationFailed': '同期: パスワードが拒否されました', 'sync.databaseMissing': '同期: データベースが見つかりません',
+    'sync.tlsRequired': '同期: 安全な接続が必要です', 'sync.unsafeRole': '同期: このアカウントでは同期できません',
+    'sync.schemaNewer': '同期: satchel を更新してください', 'sync.wrongRole': '同期: 別のアカウントでログインしています',
+    'sync.quotaExceeded': '同期: 保存容量の上限に達しました', 'sync.stopped': '同期が停止しました',
+    'sync.skipped': ' · スキップ {n} 件', 'sync.skippedTitle': 'ルール違反でスキップ {n} 件',
   },
 });
 
 /** How often the state is asked for while the page is shown (changes ask at once). */
 const EVERY = 2000;
+/** Skipped rows whose reasons the title lists (the newest). */
+const LISTED = 5;
+
+/** The words for each `reason` sync stopped on (the old schemas need the same thing: `sync-setup`). */
+const REASONS = {
+  authenticationFailed: 'sync.authenticationFailed', databaseMissing: 'sync.databaseMissing',
+  tlsRequired: 'sync.tlsRequired', unsafeRole: 'sync.unsafeRole', schemaMissing: 'sync.notSetUp',
+  schemaOlder: 'sync.notSetUp', schemaNewer: 'sync.schemaNewer', wrongRole: 'sync.wrongRole',
+  quotaExceeded: 'sync.quotaExceeded',
+};
+
+/** @param {number} value */
+const number = (value) => new Intl.NumberFormat(language()).format(value);
 
 /**
  * Keeps `element` saying how sync stands, from `sync.status`.
@@ -30,23 +64,32 @@ export function syncState(element, rpc) {
   let status = null;
   let asking = false;
   function render() {
-    element.hidden = !status?.enabled;
-    if (!status?.enabled) return;
-    const { connected, pending, schema, lastError } = status;
-    let state;
+    element.hidden = !status?.enabled || status.state === 'off';
+    if (element.hidden) return;
+    const { state, reason, progress, pending, lastError } = status;
     let text;
-    if (schema !== 'ok' && schema !== 'unknown' && connected) {
-      [state, text] = ['attention', t('sync.notSetUp')];
-    } else if (!connected) {
-      [state, text] = ['offline', pending ? t('sync.offlinePending', { n: pending }) : t('sync.offline')];
-    } else if (pending) {
-      [state, text] = ['pending', t('sync.pending', { n: pending })];
+    if (state === 'error') {
+      text = t(REASONS[reason] ?? 'sync.stopped');
+    } else if (state === 'offline') {
+      text = pending ? t('sync.offlinePending', { n: number(pending) }) : t('sync.offline');
+    } else if (state === 'syncing') {
+      text = progress
+        ? t('sync.progress', { pulled: number(progress.pulled), total: number(progress.total) })
+        : t('sync.pending', { n: number(pending) });
     } else {
-      [state, text] = ['synced', t('sync.synced')];
+      text = t('sync.synced');
+    }
+    const title = lastError ? [lastError] : [];
+    const skipped = status.skipped ?? { count: 0, recent: [] };
+    if (skipped.count > 0) {
+      text += t('sync.skipped', { n: number(skipped.count) });
+      title.push(t('sync.skippedTitle', { n: number(skipped.count) }),
+        ...skipped.recent.slice(0, LISTED).map((row) => `${row.domain} ${row.entity}: ${row.reason}`));
     }
     element.dataset.sync = state;
+    element.dataset.skipped = String(skipped.count);
     element.textContent = text;
-    element.title = lastError ?? '';
+    element.title = title.join('\n');
   }
   async function refresh() {
     if (asking) return;
