@@ -245,11 +245,58 @@ extension SyncSchema {
         AS $$ SELECT i.sha256, i.data FROM satchel.images i
               WHERE i.account = session_user AND i.sha256 = ANY(wanted[1:16]) $$
         """,
-        // A push: rows of one device of the calling account (a JSON array of at most 1000 objects), checked
-        // one by one; a row breaking a rule refuses the whole push (SY002: "row N: why"). Each row is given
-        // its place in the log here; a row already pushed (same device and device_seq) adds nothing. A
-        // deletion that wins (it had seen every other device's version) takes every earlier version's
-        // content, and the photo bytes no row of the account shows any more.
+        // Why a row of a push is refused (`NULL`: it is not), by what the row says alone: its shape, its
+        // domain and operation, its id, its size, its fields and images, a vote's entity and direction.
+        """
+        CREATE FUNCTION satchel.row_fault(v jsonb, me name, cap bigint) RETURNS text LANGUAGE sql IMMUTABLE
+        SET search_path = pg_catalog, pg_temp
+        AS $$ SELECT CASE
+            WHEN jsonb_typeof(v) IS DISTINCT FROM 'object' OR coalesce(v ->> 'device_seq', '') !~ '^-?[1-9][0-9]{0,17}$'
+                THEN 'not an object with a device_seq'
+            WHEN coalesce(v ->> 'domain', '') NOT IN ('notes', 'photos', 'diary', 'reminders', 'messages', 'board', 'votes')
+                THEN 'no such domain'
+            WHEN coalesce(v ->> 'op', '') NOT IN ('put', 'delete') THEN 'op is put or delete'
+            WHEN v ->> 'op' = 'put' AND jsonb_typeof(v -> 'body') IS DISTINCT FROM 'object'
+                THEN 'a put carries an object body'
+            WHEN v ->> 'op' = 'delete' AND coalesce(jsonb_typeof(v -> 'body'), 'null') <> 'null'
+                THEN 'a delete carries no body'
+            WHEN coalesce(octet_length((v -> 'body')::text), 0) > cap
+                THEN format('a body of %s bytes, over the cap of %s', octet_length((v -> 'body')::text), cap)
+            WHEN coalesce(jsonb_typeof(v -> 'base'), 'null') NOT IN ('null', 'number')
+                OR (jsonb_typeof(v -> 'base') = 'number' AND (v ->> 'base') !~ '^[1-9][0-9]{0,17}$')
+                THEN 'base is a log position'
+            WHEN coalesce(jsonb_typeof(v -> 'fields'), 'null') NOT IN ('null', 'array')
+                OR (jsonb_typeof(v -> 'fields') = 'array' AND (jsonb_array_length(v -> 'fields') > 32
+                    OR EXISTS (SELECT 1 FROM jsonb_array_elements(v -> 'fields') f
+                               WHERE jsonb_typeof(f) <> 'string' OR f #>> '{}' !~ '^[a-z][A-Za-z]{0,31}$')))
+                THEN 'fields are at most 32 field names'
+            WHEN coalesce(jsonb_typeof(v -> 'images'), 'null') NOT IN ('null', 'array')
+                OR (jsonb_typeof(v -> 'images') = 'array' AND (jsonb_array_length(v -> 'images') > 32
+                    OR EXISTS (SELECT 1 FROM jsonb_array_elements(v -> 'images') h
+                               WHERE jsonb_typeof(h) <> 'string' OR h #>> '{}' !~ '^[0-9a-f]{64}$')))
+                THEN 'images are at most 32 SHA-256 names'
+            WHEN jsonb_typeof(v -> 'images') = 'array' AND jsonb_array_length(v -> 'images') > 0
+                AND (v ->> 'op' = 'delete' OR v ->> 'domain' NOT IN ('photos', 'diary'))
+                THEN 'only a photo note or diary post shows images'
+            WHEN v ->> 'domain' = 'votes' AND v ->> 'op' <> 'put' THEN 'a vote is withdrawn (none), never deleted'
+            WHEN v ->> 'domain' = 'votes' AND (NOT satchel.valid_id(v -> 'body' ->> 'post')
+                    OR (v ->> 'entity') IS DISTINCT FROM (v -> 'body' ->> 'post') || '/' || me)
+                THEN format('a vote is its account''s own, on one post: <post>/%s', me)
+            WHEN v ->> 'domain' = 'votes' AND coalesce(v -> 'body' ->> 'direction', '') NOT IN ('up', 'down', 'none')
+                THEN 'a vote is up, down or none'
+            WHEN v ->> 'domain' <> 'votes' AND NOT satchel.valid_id(v ->> 'entity')
+                THEN 'an id is 1 to 128 bytes, without "/", spaces or control characters'
+            WHEN v ->> 'domain' <> 'votes' AND v ->> 'op' = 'put' AND (v -> 'body' ->> 'id') IS DISTINCT FROM v ->> 'entity'
+                THEN 'its body is of another entity'
+        END $$
+        """,
+        // A push: rows of one device of the calling account (a JSON array of at most 1000 objects). Every row
+        // is checked first, and a row breaking a rule refuses the whole push (SY002: "row N: why"); then the
+        // private apps' rows go in at once, the shared ones (and every deletion) one by one, each kept to its
+        // rules: authorship, votes on posts that exist. Each row is given its place in the log here; a row
+        // already pushed (same device and device_seq) adds nothing. A deletion that wins (it had seen every
+        // other device's version) takes every earlier version's content, and the photo bytes no row of the
+        // account shows any more.
         """
         CREATE FUNCTION satchel.push(device uuid, rows jsonb) RETURNS integer
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
@@ -257,21 +304,15 @@ extension SyncSchema {
         DECLARE
             me name := session_user;
             cap bigint := satchel.setting('max_body_bytes', \(Caps.bodyBytes));
-            element record;
-            v jsonb;
-            i bigint;
-            d text; e text; o text; b jsonb; post text;
-            dseq bigint;
-            row_base bigint;
-            row_fields text[];
-            shown text[];
-            size integer;
+            bad record;
+            r record;
             found_author name;
             was_deleted boolean;
             placed bigint;
             freed bigint;
             gone text[];
             added integer := 0;
+            spent bigint := 0;
         BEGIN
             IF device IS NULL THEN
                 RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = 'a push names its device';
@@ -279,130 +320,91 @@ extension SyncSchema {
             IF jsonb_typeof(rows) IS DISTINCT FROM 'array' OR jsonb_array_length(rows) > \(Caps.rowsPerPush) THEN
                 RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = 'a push is a JSON array of at most \(Caps.rowsPerPush) rows';
             END IF;
+            SELECT x.ordinality - 1 AS i, satchel.row_fault(x.value, me, cap) AS why INTO bad
+            FROM jsonb_array_elements(rows) WITH ORDINALITY AS x
+            WHERE satchel.row_fault(x.value, me, cap) IS NOT NULL ORDER BY x.ordinality LIMIT 1;
+            IF FOUND THEN
+                RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: %s', bad.i, bad.why);
+            END IF;
+            SELECT x.ordinality - 1 AS i INTO bad
+            FROM jsonb_array_elements(rows) WITH ORDINALITY AS x
+            WHERE jsonb_typeof(x.value -> 'images') = 'array' AND EXISTS (
+                SELECT 1 FROM jsonb_array_elements_text(x.value -> 'images') h WHERE NOT EXISTS (
+                    SELECT 1 FROM satchel.images m WHERE m.account = me AND m.sha256 = h))
+            ORDER BY x.ordinality LIMIT 1;
+            IF FOUND THEN
+                RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: shows an image not uploaded', bad.i);
+            END IF;
             PERFORM satchel.hold_account(me);
             INSERT INTO satchel.devices(account, id) VALUES (me, device) ON CONFLICT (account, id) DO NOTHING;
-            FOR element IN
-                SELECT r.value, r.ordinality - 1 AS position FROM jsonb_array_elements(rows) WITH ORDINALITY AS r
-                ORDER BY CASE WHEN (r.value ->> 'device_seq') ~ '^-?[0-9]{1,18}$'
-                        THEN abs((r.value ->> 'device_seq')::bigint) END,
-                    CASE WHEN (r.value ->> 'device_seq') ~ '^-?[0-9]{1,18}$' THEN (r.value ->> 'device_seq')::bigint END DESC
+            -- The usual rows, the private apps' versions, in at once (unless this device pushed them before).
+            WITH usual AS (
+                INSERT INTO satchel.changes(account, device, device_seq, domain, entity, op, body, base, fields, bytes, images)
+                SELECT me, device, (x.value ->> 'device_seq')::bigint, x.value ->> 'domain', x.value ->> 'entity', 'put',
+                    x.value -> 'body', (x.value ->> 'base')::bigint,
+                    CASE WHEN jsonb_typeof(x.value -> 'fields') = 'array'
+                         THEN ARRAY(SELECT jsonb_array_elements_text(x.value -> 'fields')) END,
+                    octet_length((x.value -> 'body')::text),
+                    CASE WHEN jsonb_typeof(x.value -> 'images') = 'array' AND jsonb_array_length(x.value -> 'images') > 0
+                         THEN ARRAY(SELECT jsonb_array_elements_text(x.value -> 'images')) END
+                FROM jsonb_array_elements(rows) WITH ORDINALITY AS x
+                WHERE x.value ->> 'domain' IN ('notes', 'photos', 'diary', 'reminders') AND x.value ->> 'op' = 'put'
+                ORDER BY abs((x.value ->> 'device_seq')::bigint), (x.value ->> 'device_seq')::bigint DESC
+                ON CONFLICT ON CONSTRAINT changes_device_seq DO NOTHING
+                RETURNING bytes)
+            SELECT count(*), coalesce(sum(usual.bytes), 0) INTO added, spent FROM usual;
+            -- The rest one by one, in the order of the device's log (a post before a vote on it).
+            FOR r IN
+                SELECT x.ordinality - 1 AS i, (x.value ->> 'device_seq')::bigint AS dseq, x.value ->> 'domain' AS d,
+                    x.value ->> 'entity' AS e, x.value ->> 'op' AS o, nullif(x.value -> 'body', 'null'::jsonb) AS b,
+                    (x.value ->> 'base')::bigint AS row_base,
+                    CASE WHEN jsonb_typeof(x.value -> 'fields') = 'array'
+                         THEN ARRAY(SELECT jsonb_array_elements_text(x.value -> 'fields')) END AS row_fields,
+                    CASE WHEN jsonb_typeof(x.value -> 'images') = 'array' AND jsonb_array_length(x.value -> 'images') > 0
+                         THEN ARRAY(SELECT jsonb_array_elements_text(x.value -> 'images')) END AS shown,
+                    coalesce(octet_length(nullif(x.value -> 'body', 'null'::jsonb)::text), 0) AS size
+                FROM jsonb_array_elements(rows) WITH ORDINALITY AS x
+                WHERE NOT (x.value ->> 'domain' IN ('notes', 'photos', 'diary', 'reminders') AND x.value ->> 'op' = 'put')
+                ORDER BY abs((x.value ->> 'device_seq')::bigint), (x.value ->> 'device_seq')::bigint DESC
             LOOP
-                v := element.value;
-                i := element.position;
-                IF jsonb_typeof(v) IS DISTINCT FROM 'object' OR coalesce(v ->> 'device_seq', '') !~ '^-?[1-9][0-9]{0,17}$' THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: not an object with a device_seq', i);
-                END IF;
-                dseq := (v ->> 'device_seq')::bigint;
-                d := v ->> 'domain';
-                e := v ->> 'entity';
-                o := v ->> 'op';
-                b := nullif(v -> 'body', 'null'::jsonb);
-                IF d IS NULL OR d NOT IN ('notes', 'photos', 'diary', 'reminders', 'messages', 'board', 'votes') THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: no such domain', i);
-                END IF;
-                IF o IS NULL OR o NOT IN ('put', 'delete') THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: op is put or delete', i);
-                END IF;
-                IF o = 'put' AND jsonb_typeof(b) IS DISTINCT FROM 'object' THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a put carries an object body', i);
-                END IF;
-                IF o = 'delete' AND b IS NOT NULL THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a delete carries no body', i);
-                END IF;
-                size := coalesce(octet_length(b::text), 0);
-                IF size > cap THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a body of %s bytes, over the cap of %s', i, size, cap);
-                END IF;
-                IF jsonb_typeof(v -> 'base') = 'number' AND (v ->> 'base') ~ '^[1-9][0-9]{0,17}$' THEN
-                    row_base := (v ->> 'base')::bigint;
-                ELSIF coalesce(jsonb_typeof(v -> 'base'), 'null') = 'null' THEN
-                    row_base := NULL;
-                ELSE
-                    RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: base is a log position', i);
-                END IF;
-                row_fields := NULL;
-                IF coalesce(jsonb_typeof(v -> 'fields'), 'null') <> 'null' THEN
-                    IF jsonb_typeof(v -> 'fields') <> 'array' OR jsonb_array_length(v -> 'fields') > 32
-                        OR EXISTS (SELECT 1 FROM jsonb_array_elements(v -> 'fields') f
-                                   WHERE jsonb_typeof(f) <> 'string' OR f #>> '{}' !~ '^[a-z][A-Za-z]{0,31}$') THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: fields are at most 32 field names', i);
-                    END IF;
-                    row_fields := ARRAY(SELECT jsonb_array_elements_text(v -> 'fields'));
-                END IF;
-                shown := NULL;
-                IF coalesce(jsonb_typeof(v -> 'images'), 'null') <> 'null' THEN
-                    IF jsonb_typeof(v -> 'images') <> 'array' OR jsonb_array_length(v -> 'images') > 32
-                        OR EXISTS (SELECT 1 FROM jsonb_array_elements(v -> 'images') h
-                                   WHERE jsonb_typeof(h) <> 'string' OR h #>> '{}' !~ '^[0-9a-f]{64}$') THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: images are at most 32 SHA-256 names', i);
-                    END IF;
-                    shown := ARRAY(SELECT jsonb_array_elements_text(v -> 'images'));
-                    IF cardinality(shown) = 0 THEN shown := NULL; END IF;
-                    IF shown IS NOT NULL AND (o = 'delete' OR d NOT IN ('photos', 'diary')) THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: only a photo note or diary post shows images', i);
-                    END IF;
-                    IF EXISTS (SELECT 1 FROM unnest(shown) h WHERE NOT EXISTS (
-                            SELECT 1 FROM satchel.images m WHERE m.account = me AND m.sha256 = h)) THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: shows an image not uploaded', i);
-                    END IF;
-                END IF;
-                IF d = 'votes' THEN
-                    post := b ->> 'post';
-                    IF o <> 'put' THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a vote is withdrawn (none), never deleted', i);
-                    END IF;
-                    IF NOT satchel.valid_id(post) OR e IS DISTINCT FROM post || '/' || me THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002',
-                            MESSAGE = format('row %s: a vote is its account''s own, on one post: <post>/%s', i, me);
-                    END IF;
-                    IF (b ->> 'direction') IS NULL OR (b ->> 'direction') NOT IN ('up', 'down', 'none') THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a vote is up, down or none', i);
-                    END IF;
-                    SELECT s.deleted INTO was_deleted FROM satchel.shared_entities s WHERE s.domain = 'board' AND s.entity = post;
+                CONTINUE WHEN EXISTS (SELECT 1 FROM satchel.changes c
+                    WHERE c.account = me AND c.device = push.device AND c.device_seq = r.dseq);
+                IF r.d = 'votes' THEN
+                    SELECT s.deleted INTO was_deleted FROM satchel.shared_entities s
+                    WHERE s.domain = 'board' AND s.entity = r.b ->> 'post';
                     IF NOT FOUND THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a vote on a post that does not exist', i);
+                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: a vote on a post that does not exist', r.i);
                     END IF;
                     CONTINUE WHEN was_deleted;  -- the post went meanwhile: so do its votes
-                ELSE
-                    IF NOT satchel.valid_id(e) THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002',
-                            MESSAGE = format('row %s: an id is 1 to 128 bytes, without "/", spaces or control characters', i);
-                    END IF;
-                    IF o = 'put' AND (b ->> 'id') IS DISTINCT FROM e THEN
-                        RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = format('row %s: its body is of another entity', i);
-                    END IF;
-                END IF;
-                CONTINUE WHEN EXISTS (SELECT 1 FROM satchel.changes c
-                    WHERE c.account = me AND c.device = push.device AND c.device_seq = dseq);
-                IF d IN ('messages', 'board') THEN
-                    INSERT INTO satchel.shared_entities(domain, entity, author) VALUES (d, e, me)
+                ELSIF r.d IN ('messages', 'board') THEN
+                    INSERT INTO satchel.shared_entities(domain, entity, author) VALUES (r.d, r.e, me)
                     ON CONFLICT (domain, entity) DO NOTHING;
-                    SELECT s.author INTO found_author FROM satchel.shared_entities s WHERE s.domain = d AND s.entity = e;
+                    SELECT s.author INTO found_author FROM satchel.shared_entities s WHERE s.domain = r.d AND s.entity = r.e;
                     IF found_author <> me THEN
                         RAISE EXCEPTION USING ERRCODE = 'SY002',
-                            MESSAGE = format('row %s: only its author changes or deletes a shared %s', i, d);
+                            MESSAGE = format('row %s: only its author changes or deletes a shared %s', r.i, r.d);
                     END IF;
-                    UPDATE satchel.shared_entities s SET deleted = (o = 'delete') WHERE s.domain = d AND s.entity = e;
+                    UPDATE satchel.shared_entities s SET deleted = (r.o = 'delete') WHERE s.domain = r.d AND s.entity = r.e;
                 END IF;
-                PERFORM satchel.spend(me, 1, size);
                 INSERT INTO satchel.changes(account, device, device_seq, domain, entity, op, body, base, fields, bytes, images)
-                VALUES (me, device, dseq, d, e, o, b, row_base, row_fields, size, shown)
+                VALUES (me, device, r.dseq, r.d, r.e, r.o, r.b, r.row_base, r.row_fields, r.size, r.shown)
                 RETURNING seq INTO placed;
                 added := added + 1;
+                spent := spent + r.size;
                 -- A deletion that had not seen another device's later version loses to it on every device
                 -- (docs/protocol.md): then the content stays, for the devices that have not pulled it yet.
-                IF o = 'delete' AND NOT EXISTS (SELECT 1 FROM satchel.changes c
-                        WHERE c.account = me AND c.domain = d AND c.entity = e AND c.op = 'put'
-                          AND c.seq > coalesce(row_base, 0) AND c.seq < placed AND c.device <> push.device) THEN
+                IF r.o = 'delete' AND NOT EXISTS (SELECT 1 FROM satchel.changes c
+                        WHERE c.account = me AND c.domain = r.d AND c.entity = r.e AND c.op = 'put'
+                          AND c.seq > coalesce(r.row_base, 0) AND c.seq < placed AND c.device <> push.device) THEN
                     WITH earlier AS (
                         DELETE FROM satchel.changes c
-                        WHERE c.account = me AND c.domain = d AND c.entity = e AND c.seq < placed
+                        WHERE c.account = me AND c.domain = r.d AND c.entity = r.e AND c.seq < placed
                         RETURNING c.bytes, c.images)
                     SELECT coalesce(sum(earlier.bytes), 0), coalesce(array_agg(DISTINCT h) FILTER (WHERE h IS NOT NULL), '{}')
                     INTO freed, gone
                     FROM earlier LEFT JOIN LATERAL unnest(earlier.images) h ON true;
-                    IF d = 'board' THEN
-                        DELETE FROM satchel.changes c WHERE c.domain = 'votes' AND c.body ->> 'post' = e;
+                    IF r.d = 'board' THEN
+                        DELETE FROM satchel.changes c WHERE c.domain = 'votes' AND c.body ->> 'post' = r.e;
                     END IF;
                     WITH unshown AS (
                         DELETE FROM satchel.images m WHERE m.account = me AND m.sha256 = ANY(gone)
@@ -413,6 +415,8 @@ extension SyncSchema {
                 END IF;
             END LOOP;
             IF added > 0 THEN
+                -- The quotas, once for the whole push (over them, the push is undone whole).
+                PERFORM satchel.spend(me, added, spent);
                 PERFORM pg_notify('satchel_changes', '');
             END IF;
             RETURN added;
@@ -475,7 +479,10 @@ extension SyncSchema {
                     AND c.domain IN ('messages', 'board', 'votes') WHERE p.name <> session_user)
         $$
         """,
-        "REVOKE ALL ON FUNCTION satchel.setting(text, bigint), satchel.spend(name, bigint, bigint), satchel.hold_account(name) FROM PUBLIC",
+        """
+        REVOKE ALL ON FUNCTION satchel.setting(text, bigint), satchel.spend(name, bigint, bigint),
+            satchel.hold_account(name), satchel.row_fault(jsonb, name, bigint) FROM PUBLIC
+        """,
         """
         GRANT EXECUTE ON FUNCTION satchel.register(uuid, text), satchel.put_image(text, bytea),
             satchel.images_present(text[]), satchel.get_images(text[]), satchel.push(uuid, jsonb),

@@ -216,7 +216,7 @@ public final class SyncService: Sendable {
                     remaining = try connection.execute("SELECT satchel.pending_rows($1::jsonb)", [cursor])
                         .first?[0].flatMap { Int64($0) }
                 }
-                update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.problem = nil }
+                update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.problem = nil; $0.connected = true }
                 return Pulled(rows: pulled, more: more, fetched: fetched, remaining: remaining)
             }
         } catch {
@@ -361,7 +361,6 @@ public final class SyncService: Sendable {
                 // (A service file or a libpq default named another role than the one this device votes as.)
                 update {
                     $0.connected = true
-                    $0.schema = .ok
                     $0.problem = .wrongRole
                     $0.lastError = "\(target) logged in as \(connection.user), not \(account): name the role in the URL"
                 }
@@ -399,8 +398,8 @@ public final class SyncService: Sendable {
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
-    /// The link's thread: connects (trying each second while it cannot), then
-    /// waits on the connection's socket for notifications, waking the loop for each batch of them.
+    /// The link's thread: connects (trying each second while it cannot), then waits on the connection's
+    /// socket for notifications, waking the loop for each batch of them.
     private final class Thread: @unchecked Sendable {
         let service: SyncService
 

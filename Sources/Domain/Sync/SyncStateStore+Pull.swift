@@ -33,54 +33,54 @@ extension SyncStateStore {
     private func applyInTransaction(
         _ rows: [PulledRow], fetched: [String: PreparedImage], tried: Set<String>
     ) throws -> PullSummary {
-            try group.transaction {
-                var summary = PullSummary()
-                // Devices are numbered before any row's savepoint, which could take a number back with it.
-                for device in Set(rows.map(\.device)) { _ = try number(ofDevice: device) }
-                var cursor = try positions()
-                let start = cursor
-                let before = try newestSeq.integer() ?? 0
-                localThrough = before
-                let pushed = try number("pushed")
-                let images = SyncImages(store: self.images, fetched: fetched)
-                for (index, row) in rows.enumerated() where row.seq > (start[row.account] ?? 0) {
-                    let missing = try missingImages(row, images)
-                    if !missing.isEmpty && !missing.allSatisfy(tried.contains) {
-                        summary.missingImages = try missingImages(in: rows[index...], images)
-                        break
-                    }
-                    cursor[row.account] = row.seq
-                    guard missing.isEmpty else {  // asked of PostgreSQL, which does not have them
-                        try skip(row, "an image it shows is not in PostgreSQL", &summary)
-                        continue
-                    }
-                    guard row.op != "put" || row.body != nil else {
-                        try skip(row, "a body of \(row.bytes) bytes, over the cap", &summary)
-                        continue
-                    }
-                    do {
-                        try savepoint.run()
-                        try applyOne(row, pushed: pushed, images: images, summary: &summary)
-                        try release.run()
-                    } catch {
-                        try rollbackToSavepoint.run()
-                        try release.run()
-                        try skip(row, Self.reason(error), &summary)
-                    }
+        try group.transaction {
+            var summary = PullSummary()
+            // Devices are numbered before any row's savepoint, which could take a number back with it.
+            for device in Set(rows.map(\.device)) { _ = try number(ofDevice: device) }
+            var cursor = try positions()
+            let start = cursor
+            let before = try newestSeq.integer() ?? 0
+            localThrough = before
+            let pushed = try number("pushed")
+            let images = SyncImages(store: self.images, fetched: fetched)
+            for (index, row) in rows.enumerated() where row.seq > (start[row.account] ?? 0) {
+                let missing = try missingImages(row, images)
+                if !missing.isEmpty && !missing.allSatisfy(tried.contains) {
+                    summary.missingImages = try missingImages(in: rows[index...], images)
+                    break
                 }
-                if pushed >= before {
-                    // Nothing of this device's own waits: what the pull logged is passed over at once (so
-                    // the entries still to push stay few, however much was pulled).
-                    try upsert.run([.text("pushed"), .text(String(try newestSeq.integer() ?? before))])
-                } else {
-                    try skipAfter.run([.integer(before)])
+                cursor[row.account] = row.seq
+                guard missing.isEmpty else {  // asked of PostgreSQL, which does not have them
+                    try skip(row, "an image it shows is not in PostgreSQL", &summary)
+                    continue
                 }
-                if cursor != start {
-                    try upsert.run(
-                        [.text("cursor"), .text(String(decoding: try JSONEncoder.sorted.encode(cursor), as: UTF8.self))])
+                guard row.op != "put" || row.body != nil else {
+                    try skip(row, "a body of \(row.bytes) bytes, over the cap", &summary)
+                    continue
                 }
-                return summary
+                do {
+                    try savepoint.run()
+                    try applyOne(row, pushed: pushed, images: images, summary: &summary)
+                    try release.run()
+                } catch {
+                    try rollbackToSavepoint.run()
+                    try release.run()
+                    try skip(row, Self.reason(error), &summary)
+                }
             }
+            if pushed >= before {
+                // Nothing of this device's own waits: what the pull logged is passed over at once (so
+                // the entries still to push stay few, however much was pulled).
+                try upsert.run([.text("pushed"), .text(String(try newestSeq.integer() ?? before))])
+            } else {
+                try skipAfter.run([.integer(before)])
+            }
+            if cursor != start {
+                try upsert.run(
+                    [.text("cursor"), .text(String(decoding: try JSONEncoder.sorted.encode(cursor), as: UTF8.self))])
+            }
+            return summary
+        }
     }
 
     private func skip(_ row: PulledRow, _ reason: String, _ summary: inout PullSummary) throws {
