@@ -62,7 +62,12 @@ final class SyncDriver {
         dispatcher.waits.enqueue(
             NetworkWaits.Job(id: nil, method: method, steps: steps, progress: nil) { [unowned self] in
                 self.busy = false
-                if !totals.finished {  // it failed: wait for the link to say it is back, or a while
+                if totals.finished {
+                    // Through again: the next local change goes at once. (A quiet time left from a failure
+                    // held it back until something else woke the loop: the retry's wake-up is only for a
+                    // round that failed.)
+                    self.quietUntil = 0
+                } else {  // it failed: wait for the link to say it is back, or a while
                     self.quietUntil = now + 10_000
                     self.started = -1  // what it could not push is still to go
                 }

@@ -57,8 +57,8 @@ import Darwin
 
         /// Waits (up to ``syncDeadline``) until this device's note titles are `expected`.
         @discardableResult
-        func waitForTitles(_ expected: [String]) -> [String] {
-            let deadline = Date().addingTimeInterval(SyncNotesTests.syncDeadline)
+        func waitForTitles(_ expected: [String], within seconds: Double = SyncNotesTests.syncDeadline) -> [String] {
+            let deadline = Date().addingTimeInterval(seconds)
             var seen = titles()
             while seen != expected.sorted() && Date() < deadline {
                 usleep(50_000)
@@ -284,7 +284,15 @@ import Darwin
         #expect(laptop.waitForTitles(all) == all)
         #expect(desktop.waitForTitles(all) == all)
         laptop.waitPushed()
+        desktop.waitPushed()
         #expect(laptop.call("sync.status")?["result"]?["pending"] == 0)
+        // No wake-up is lost: both links are back (each tries every second), so the next note goes to the
+        // other device as soon as it is made, not when something else happens to carry it along. (The
+        // link used to wait up to 30 s between tries while its rounds were already through.)
+        _ = laptop.call("notes.create", ["title": "after"])
+        let after = (all + ["after"]).sorted()
+        #expect(desktop.waitForTitles(after, within: 10) == after)
+        #expect(SyncStatusTests.status(desktop.server) { $0["state"] == "synced" }?["state"] == "synced")
     }
 
     @Test func aKillDuringSyncLosesNothingAndDuplicatesNothing() throws {
