@@ -76,7 +76,7 @@ public final class DataStore {
         board = BoardStore(context)
         exchange = Exchange(context)
         search = SearchIndex(database: database, group: group)
-        sync = SyncStateStore(context, images: images, localAuthor: settings.localAuthor)
+        sync = SyncStateStore(context, images: images, board: board, localAuthor: settings.localAuthor)
     }
 
     private let ids: any IDGenerator

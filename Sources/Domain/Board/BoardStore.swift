@@ -55,7 +55,7 @@ public final class BoardStore: Store {
         LEFT JOIN board_votes AS v ON v.post_id = p.id AND v.voter = ?2 WHERE p.id = ?1
         """)
 
-    private func find(_ id: String, voter: String?) throws -> BoardPost? {
+    func find(_ id: String, voter: String?) throws -> BoardPost? {
         try selectByID.first([.text(id), voter.map { .text($0) } ?? .null], Self.post)
     }
 
@@ -74,18 +74,22 @@ public final class BoardStore: Store {
                 let now = clock.nowMilliseconds()
                 // Greater than any post of this same millisecond, so `new` (and `hot`'s ties) keep creation order.
                 let id = ids.makeID(kind: "bp", after: try selectLastIDAt.text([.integer(now)]))
-                let post = BoardPost(
-                    id: id, title: title, ups: 0, downs: 0, createdAt: now, updatedAt: now,
-                    revision: 1, myVote: nil)
-                try insert.run(
-                    [
-                        .text(post.id), .text(title), .text(title.lowercased()),
-                        .real(BoardRanking.hot(votes: 0, createdAt: now)), .integer(now),
-                    ])
-                try changes.record(.board, .created, id: post.id, at: now)
-                return post
+                return try insertPost(id: id, title: title, createdAt: now, at: now)
             }
         }
+    }
+
+    /// Stores a new post without votes and logs it: the one place a post is made, by `create` or by a post
+    /// pulled from another device.
+    func insertPost(id: String, title: String, createdAt: Int64, at now: Int64) throws -> BoardPost {
+        try insert.run(
+            [
+                .text(id), .text(title), .text(title.lowercased()),
+                .real(BoardRanking.hot(votes: 0, createdAt: createdAt)), .integer(createdAt),
+            ])
+        try changes.record(.board, .created, id: id, at: now)
+        return BoardPost(
+            id: id, title: title, ups: 0, downs: 0, createdAt: createdAt, updatedAt: createdAt, revision: 1, myVote: nil)
     }
 
     public func get(id: String, voter: String? = nil) throws(DomainError) -> BoardPost {
@@ -129,42 +133,49 @@ public final class BoardStore: Store {
         return try storage {
             try group.transaction {
                 guard var post = try find(id, voter: voter) else { throw DomainError.notFound(kind: "boardPost", id: id) }
-                var upDelta: Int64 = 0
-                var downDelta: Int64 = 0
                 if let voter {
-                    let previous = post.myVote
                     let next: VoteDirection? = request == .clear ? nil : VoteDirection(rawValue: request.rawValue)
-                    guard previous != next else { return post }
-                    if previous == .up { upDelta -= 1 }
-                    if previous == .down { downDelta -= 1 }
-                    if next == .up { upDelta += 1 }
-                    if next == .down { downDelta += 1 }
-                    if let next {
-                        try upsertVote.run([.text(id), .text(voter), .integer(next.value)])
-                    } else {
-                        try deleteVote.run([.text(id), .text(voter)])
-                    }
-                    post.myVote = next
-                } else if request == .up {
-                    upDelta = 1
-                } else {
-                    downDelta = 1
+                    _ = try setVote(&post, voter: voter, to: next)
+                    return post
                 }
-                post.ups += upDelta
-                post.downs += downDelta
-                post.updatedAt = clock.nowMilliseconds()
-                post.revision += 1
-                try updateVotes.run(
-                    [
-                        .text(id), .integer(post.ups), .integer(post.downs),
-                        .real(BoardRanking.hot(votes: post.votes, createdAt: post.createdAt)),
-                        .real(BoardRanking.best(ups: post.ups, downs: post.downs)), .integer(post.updatedAt),
-                        .integer(post.revision),
-                    ])
-                try changes.record(.board, .updated, id: id, at: post.updatedAt)
+                try count(&post, ups: request == .up ? 1 : 0, downs: request == .up ? 0 : 1)
                 return post
             }
         }
+    }
+
+    /// Makes `voter`'s one vote on `post` `next` (`nil`: withdrawn), its counts and rankings following, and
+    /// logs the change: the one place a voter's vote is counted, by `vote` or by a vote pulled from another
+    /// device. Answers whether anything changed.
+    func setVote(_ post: inout BoardPost, voter: String, to next: VoteDirection?) throws -> Bool {
+        let previous = post.myVote
+        guard previous != next else { return false }
+        if let next {
+            try upsertVote.run([.text(post.id), .text(voter), .integer(next.value)])
+        } else {
+            try deleteVote.run([.text(post.id), .text(voter)])
+        }
+        post.myVote = next
+        try count(
+            &post, ups: (next == .up ? 1 : 0) - (previous == .up ? 1 : 0),
+            downs: (next == .down ? 1 : 0) - (previous == .down ? 1 : 0))
+        return true
+    }
+
+    /// Moves `post`'s counts by these, and its rankings with them, and logs the change.
+    private func count(_ post: inout BoardPost, ups: Int64, downs: Int64) throws {
+        post.ups += ups
+        post.downs += downs
+        post.updatedAt = clock.nowMilliseconds()
+        post.revision += 1
+        try updateVotes.run(
+            [
+                .text(post.id), .integer(post.ups), .integer(post.downs),
+                .real(BoardRanking.hot(votes: post.votes, createdAt: post.createdAt)),
+                .real(BoardRanking.best(ups: post.ups, downs: post.downs)), .integer(post.updatedAt),
+                .integer(post.revision),
+            ])
+        try changes.record(.board, .updated, id: post.id, at: post.updatedAt)
     }
 
     private lazy var selectLiveSnapshot = Prepared(

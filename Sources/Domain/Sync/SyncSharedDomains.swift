@@ -80,19 +80,19 @@ final class SyncedMessages: Store, SyncDomain {
 }
 
 /// Board posts every account reads. Their vote counts are not theirs to carry: each account's vote is an
-/// entity of its own (``SyncedVotes``).
+/// entity of its own (``SyncedVotes``). A post is made by the board's own rule (``BoardStore``).
 final class SyncedBoard: Store, SyncDomain {
     let domain = ChangeDomain.board
     let keepsCopies = false
+    private let board: BoardStore
+
+    init(_ context: StoreContext, board: BoardStore) {
+        self.board = board
+        super.init(context)
+    }
 
     func changesHere(_ id: String) -> Bool { false }
     private lazy var select = Prepared(database, "SELECT id, title, created_at FROM board_posts WHERE id = ?1")
-    private lazy var insert = Prepared(
-        database,
-        """
-        INSERT INTO board_posts(id, title, title_key, ups, downs, hot, best, created_at, updated_at, revision)
-        VALUES (?1, ?2, ?3, 0, 0, ?4, 0, ?5, ?5, 1)
-        """)
     private lazy var update = Prepared(
         database, "UPDATE board_posts SET title = ?2, title_key = ?3, revision = revision + 1 WHERE id = ?1")
     private lazy var delete = Prepared(database, "DELETE FROM board_posts WHERE id = ?1")
@@ -117,28 +117,24 @@ final class SyncedBoard: Store, SyncDomain {
             try update.run([.text(id), .text(version.title), .text(version.title.lowercased())])
             try changes.record(.board, .updated, id: id, at: now)
         } else {
-            let createdAt = ImportCheck.time(version.createdAt) ?? now
-            try insert.run(
-                [
-                    .text(id), .text(version.title), .text(version.title.lowercased()),
-                    .real(BoardRanking.hot(votes: 0, createdAt: createdAt)), .integer(createdAt),
-                ])
-            try changes.record(.board, .created, id: id, at: now)
+            _ = try board.insertPost(id: id, title: version.title, createdAt: ImportCheck.time(version.createdAt) ?? now, at: now)
         }
         return true
     }
 }
 
 /// Each account's one vote per board post (entity `<post>/<account>`), kept here as that account's vote
-/// (voter: the account), the post's counts and rankings following it.
+/// (voter: the account), counted by the board's own rule (``BoardStore``).
 final class SyncedVotes: Store, SyncDomain {
     let domain = ChangeDomain.board
     let logDomain = "votes"
     let keepsCopies = false
     private let account: () -> String?
+    private let board: BoardStore
 
-    init(_ context: StoreContext, account: @escaping () -> String?) {
+    init(_ context: StoreContext, board: BoardStore, account: @escaping () -> String?) {
         self.account = account
+        self.board = board
         super.init(context)
     }
 
@@ -155,21 +151,6 @@ final class SyncedVotes: Store, SyncDomain {
     func checkDeletion(_ row: PulledRow, of logVersion: SyncVote?) throws {
         throw DomainError.validation(reason: .invalidDocument, field: "op")
     }
-    private lazy var selectVote = Prepared(database, "SELECT direction FROM board_votes WHERE post_id = ?1 AND voter = ?2")
-    private lazy var selectPost = Prepared(database, "SELECT ups, downs, created_at FROM board_posts WHERE id = ?1")
-    private lazy var upsertVote = Prepared(
-        database,
-        """
-        INSERT INTO board_votes(post_id, voter, direction) VALUES (?1, ?2, ?3)
-        ON CONFLICT(post_id, voter) DO UPDATE SET direction = excluded.direction
-        """)
-    private lazy var deleteVote = Prepared(database, "DELETE FROM board_votes WHERE post_id = ?1 AND voter = ?2")
-    private lazy var updateCounts = Prepared(
-        database,
-        """
-        UPDATE board_posts SET ups = ?2, downs = ?3, hot = ?4, best = ?5, updated_at = ?6, revision = revision + 1
-        WHERE id = ?1
-        """)
 
     /// The entity of `account`'s vote on `post`.
     static func entity(post: String, account: String) -> String { post + "/" + account }
@@ -182,37 +163,14 @@ final class SyncedVotes: Store, SyncDomain {
     }
 
     func read(_ id: String) throws -> SyncRead<SyncVote> {
-        let post = localEntity(id)
         // A post's deletion takes its votes: a vote itself is never deleted, only withdrawn ("none").
-        guard try selectPost.first([.text(post)], { _ in true }) != nil else { return .hidden }
-        let value = try selectVote.integer([.text(post), .text(voter(id))])
-        return .version(SyncVote(id: id, post: post, direction: value.map { $0 > 0 ? "up" : "down" } ?? "none"))
+        guard let post = try board.find(localEntity(id), voter: voter(id)) else { return .hidden }
+        return .version(SyncVote(id: id, post: post.id, direction: post.myVote?.rawValue ?? "none"))
     }
 
     func write(_ id: String, _ version: SyncVote?, images: SyncImages) throws -> Bool {
-        let post = localEntity(id)
-        guard
-            let (ups, downs, createdAt) = try selectPost.first([.text(post)], { ($0.int64(0), $0.int64(1), $0.int64(2)) })
-        else { return false }  // the post is gone: its votes with it
         let voter = voter(id)
-        let before = try selectVote.integer([.text(post), .text(voter)]) ?? 0
-        let after: Int64 = version?.direction == "up" ? 1 : version?.direction == "down" ? -1 : 0
-        guard before != after else { return false }
-        if after == 0 {
-            try deleteVote.run([.text(post), .text(voter)])
-        } else {
-            try upsertVote.run([.text(post), .text(voter), .integer(after)])
-        }
-        let newUps = ups + (after == 1 ? 1 : 0) - (before == 1 ? 1 : 0)
-        let newDowns = downs + (after == -1 ? 1 : 0) - (before == -1 ? 1 : 0)
-        let now = clock.nowMilliseconds()
-        try updateCounts.run(
-            [
-                .text(post), .integer(newUps), .integer(newDowns),
-                .real(BoardRanking.hot(votes: newUps - newDowns, createdAt: createdAt)),
-                .real(BoardRanking.best(ups: newUps, downs: newDowns)), .integer(now),
-            ])
-        try changes.record(.board, .updated, id: post, at: now)
-        return true
+        guard var post = try board.find(localEntity(id), voter: voter) else { return false }  // the post is gone: its votes with it
+        return try board.setVote(&post, voter: voter, to: version.flatMap { VoteDirection(rawValue: $0.direction) })
     }
 }

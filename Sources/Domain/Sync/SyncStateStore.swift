@@ -33,12 +33,14 @@ public final class SyncStateStore: Store {
     lazy var diary = SyncedDiary(context)
     lazy var reminders = SyncedReminders(context)
     lazy var messages = SyncedMessages(context, localAuthor: localAuthor) { [unowned self] in account }
-    lazy var board = SyncedBoard(context)
-    lazy var votes = SyncedVotes(context) { [unowned self] in account }
+    lazy var board = SyncedBoard(context, board: boardStore)
+    lazy var votes = SyncedVotes(context, board: boardStore) { [unowned self] in account }
+    private let boardStore: BoardStore
 
-    init(_ context: StoreContext, images: ImageStore, localAuthor: Author) {
+    init(_ context: StoreContext, images: ImageStore, board: BoardStore, localAuthor: Author) {
         self.context = context
         self.images = images
+        boardStore = board
         self.localAuthor = localAuthor
         super.init(context)
     }
