@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 from satchel_client import Satchel, find_binary
 
@@ -64,19 +65,7 @@ def main() -> None:
                     started = time.perf_counter()
                     pulled = b.sync.now()
                     pulled_in = time.perf_counter() - started
-                    b.changes.subscribe(["notes"])
-                    feed = iter(b.changes(timeout=10))
-                    delays = []
-                    for i in range(options.samples):
-                        made_at = time.perf_counter()
-                        note = a.notes.create(title=f"live {i}")
-                        for change in feed:
-                            if change.id == note["id"]:
-                                delays.append(time.perf_counter() - made_at)
-                                break
-                        else:
-                            raise SystemExit(f"note {i} never arrived")
-                        time.sleep(0.01)
+                    delays = heard(a, b, options.samples, pause=0.01)
             first_pulls = [first_pull(binary, cluster, options.first_pull // 10, folder),
                            first_pull(binary, cluster, options.first_pull, folder)]
             crowd = other_account(binary, cluster, options.other_rows, folder)
@@ -155,25 +144,39 @@ def first_pull(binary: str, cluster: Cluster, notes: int, folder: str) -> tuple[
     return notes, seconds, len(reports), peak, vacuumed_size(fresh, folder), plain
 
 
-def propagation_and_round(laptop: Satchel, desktop: Satchel, samples: int) -> tuple[float, float]:
-    """Medians of: a note made on `laptop` until `desktop` hears of it; an empty `sync.now` on `desktop`."""
-    desktop.changes.subscribe(["notes"])
-    feed = iter(desktop.changes(timeout=10))
-    delays, rounds = [], []
+def heard(maker: Satchel, listener: Satchel, samples: int, pause: float,
+          between: Callable[[], None] | None = None) -> list[float]:
+    """Makes `samples` notes on `maker`, each once `listener` (subscribed) heard of the one before; answers
+    the seconds from each note's making to its `changed` notification. `between` runs after each."""
+    listener.changes.subscribe(["notes"])
+    feed = iter(listener.changes(timeout=10))
+    delays = []
     for i in range(samples):
         made_at = time.perf_counter()
-        note = laptop.notes.create(title=f"crowd {i}")
+        note = maker.notes.create(title=f"live {i}")
         for change in feed:
             if change.id == note["id"]:
                 delays.append(time.perf_counter() - made_at)
                 break
         else:
             raise SystemExit(f"note {i} never arrived")
-        time.sleep(0.05)
+        time.sleep(pause)
+        if between:
+            between()
+    listener.changes.unsubscribe()
+    return delays
+
+
+def propagation_and_round(laptop: Satchel, desktop: Satchel, samples: int) -> tuple[float, float]:
+    """Medians of: a note made on `laptop` until `desktop` hears of it; an empty `sync.now` on `desktop`."""
+    rounds = []
+
+    def empty_round() -> None:
         started = time.perf_counter()
         desktop.sync.now()
         rounds.append(time.perf_counter() - started)
-    desktop.changes.unsubscribe()
+
+    delays = heard(laptop, desktop, samples, pause=0.05, between=empty_round)
     return statistics.median(delays), statistics.median(rounds)
 
 
