@@ -271,6 +271,8 @@ def test_errors_show_where_they_happened_and_keep_what_was_typed(bridge_factory,
 def test_english_times_have_no_leading_zero_and_other_languages_their_own_form(bridge, page):
     page.open("messages")
     page.wait_until(lambda: len(page.find_all(f"{APP} .chat-time")) > 0, message="a batch from the feed")
+    # Each time is written just after its row is placed: wait for the batch's, then look at every one.
+    page.wait_until(lambda: all(page.texts(f"{APP} .chat-time")), message="the batch's times")
     times = page.texts(f"{APP} .chat-time")
     assert all(re.fullmatch(r"[1-9]\d?:\d\d\s[AP]M", text) for text in times), times
     Select(page.find("#language")).select_by_value("ru")
