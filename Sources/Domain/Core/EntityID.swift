@@ -6,7 +6,9 @@ public enum EntityID {
     public static let maximumBytes = 128
 
     public static func isValid(_ id: String) -> Bool {
-        (1...maximumBytes).contains(id.utf8.count)
-            && !id.unicodeScalars.contains { $0 == "/" || $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+        guard (1...maximumBytes).contains(id.utf8.count) else { return false }
+        // The usual id is ASCII: its bytes alone say it (Unicode's tables only for the rest).
+        if id.utf8.allSatisfy({ $0 < 0x80 }) { return id.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "/") } }
+        return !id.unicodeScalars.contains { $0 == "/" || $0.properties.isWhitespace || $0.properties.generalCategory == .control }
     }
 }
