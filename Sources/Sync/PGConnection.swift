@@ -24,7 +24,7 @@ public struct PGError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 
     /// The schema `satchel sync-setup` makes is missing here (no such schema or table).
-    public var isMissingSchema: Bool { sqlState == "3F000" || sqlState == "42P01" }
+    public var isMissingSchema: Bool { sqlState == "3F000" || sqlState == "42P01" || sqlState == "42883" }
 }
 
 /// One libpq connection, used from one thread at a time. Statements take their values as text

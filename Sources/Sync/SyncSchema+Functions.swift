@@ -49,6 +49,9 @@ extension SyncSchema {
         "ALTER TABLE satchel.devices DROP CONSTRAINT devices_pkey",
         "ALTER TABLE satchel.devices ADD PRIMARY KEY (account, id)",
         "ALTER TABLE satchel.changes ADD CONSTRAINT changes_device_seq UNIQUE (account, device, device_seq)",
+        // How far each device has pulled its own account's rows (what it sent as its cursor): a superseded
+        // version every device of the account has pulled is needed by none (see `satchel.push`).
+        "ALTER TABLE satchel.devices ADD COLUMN pulled bigint NOT NULL DEFAULT 0",
         // Rows a device placed itself (OVERRIDING SYSTEM VALUE, before version 3) beyond the log's own
         // sequence never were the log's: they go.
         """
@@ -313,6 +316,7 @@ extension SyncSchema {
             gone text[];
             added integer := 0;
             spent bigint := 0;
+            fresh bigint[];
         BEGIN
             IF device IS NULL THEN
                 RAISE EXCEPTION USING ERRCODE = 'SY002', MESSAGE = 'a push names its device';
@@ -351,8 +355,46 @@ extension SyncSchema {
                 WHERE x.value ->> 'domain' IN ('notes', 'photos', 'diary', 'reminders') AND x.value ->> 'op' = 'put'
                 ORDER BY abs((x.value ->> 'device_seq')::bigint), (x.value ->> 'device_seq')::bigint DESC
                 ON CONFLICT ON CONSTRAINT changes_device_seq DO NOTHING
-                RETURNING bytes)
-            SELECT count(*), coalesce(sum(usual.bytes), 0) INTO added, spent FROM usual;
+                RETURNING seq, base, bytes)
+            SELECT count(*), coalesce(sum(usual.bytes), 0),
+                coalesce(array_agg(usual.seq) FILTER (WHERE usual.base IS NOT NULL), '{}')  -- edits: what can supersede
+            INTO added, spent, fresh
+            FROM usual;
+            -- The versions these supersede go once every device of the account has pulled them (a device
+            -- that merged them needs them no more) and every later row of the entity stood on them (its
+            -- `base`): then a device that comes later, starting from the first row left, works out what the
+            -- others did (docs/protocol.md, "Deleting deletes"). Until then they stay, for a device that was
+            -- away to merge with.
+            IF cardinality(fresh) > 0 THEN
+                WITH candidates AS (
+                    SELECT c.domain, c.entity, max(c.seq) AS through
+                    FROM satchel.changes c JOIN satchel.changes n
+                        ON n.account = me AND n.domain = c.domain AND n.entity = c.entity AND n.seq = ANY(fresh)
+                    WHERE c.account = me AND c.op = 'put' AND c.seq < n.seq
+                      AND c.seq <= (SELECT min(dv.pulled) FROM satchel.devices dv WHERE dv.account = me)
+                    GROUP BY c.domain, c.entity),
+                settled AS (
+                    SELECT k.* FROM candidates k WHERE NOT EXISTS (
+                        SELECT 1 FROM satchel.changes later
+                        WHERE later.account = me AND later.domain = k.domain AND later.entity = k.entity
+                          AND later.seq > k.through AND coalesce(later.base, 0) < k.through)),
+                superseded AS (
+                    DELETE FROM satchel.changes c USING settled k
+                    WHERE c.account = me AND c.domain = k.domain AND c.entity = k.entity AND c.op = 'put'
+                      AND c.seq <= k.through
+                    RETURNING c.bytes, c.images)
+                SELECT coalesce(sum(superseded.bytes), 0), coalesce(array_agg(DISTINCT h) FILTER (WHERE h IS NOT NULL), '{}')
+                INTO freed, gone
+                FROM superseded LEFT JOIN LATERAL unnest(superseded.images) h ON true;
+                IF freed > 0 THEN
+                    WITH unshown AS (
+                        DELETE FROM satchel.images m WHERE m.account = me AND m.sha256 = ANY(gone)
+                            AND NOT EXISTS (SELECT 1 FROM satchel.changes c WHERE c.account = me AND c.images @> ARRAY[m.sha256])
+                        RETURNING octet_length(m.data) AS size)
+                    SELECT freed + coalesce(sum(unshown.size), 0) INTO freed FROM unshown;
+                    UPDATE satchel.accounts SET stored_bytes = greatest(0, stored_bytes - freed) WHERE name = me;
+                END IF;
+            END IF;
             -- The rest one by one, in the order of the device's log (a post before a vote on it).
             FOR r IN
                 SELECT x.ordinality - 1 AS i, (x.value ->> 'device_seq')::bigint AS dseq, x.value ->> 'domain' AS d,
@@ -465,6 +507,19 @@ extension SyncSchema {
             ORDER BY c.seq
         $$
         """,
+        // A pull, telling PostgreSQL first how far this device has pulled its own account's rows.
+        """
+        CREATE FUNCTION satchel.pull_as(puller uuid, since jsonb, max_rows integer, max_bytes bigint)
+        RETURNS TABLE(seq bigint, account name, device uuid, device_seq bigint, domain text, entity text, op text,
+                      body text, base bigint, fields text[], bytes integer)
+        LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+        AS $$
+        BEGIN
+            UPDATE satchel.devices d SET pulled = greatest(d.pulled, coalesce((since ->> session_user::text)::bigint, 0))
+            WHERE d.account = session_user AND d.id = pull_as.puller;
+            RETURN QUERY SELECT * FROM satchel.pull(since, max_rows, max_bytes);
+        END $$
+        """,
         // How many rows after `since` the calling account may read (for a pull's progress).
         """
         CREATE FUNCTION satchel.pending_rows(since jsonb) RETURNS bigint
@@ -486,7 +541,8 @@ extension SyncSchema {
         """
         GRANT EXECUTE ON FUNCTION satchel.register(uuid, text), satchel.put_image(text, bytea),
             satchel.images_present(text[]), satchel.get_images(text[]), satchel.push(uuid, jsonb),
-            satchel.pull(jsonb, integer, bigint), satchel.pending_rows(jsonb), satchel.valid_id(text),
+            satchel.pull(jsonb, integer, bigint), satchel.pull_as(uuid, jsonb, integer, bigint),
+            satchel.pending_rows(jsonb), satchel.valid_id(text),
             satchel.is_image(bytea), satchel.is_shared(text) TO PUBLIC
         """,
     ]

@@ -193,9 +193,9 @@ public final class SyncService: Sendable {
                     """
                     SELECT seq, device::text, device_seq, domain, entity, op, body, base,
                            array_to_string(fields, ','), account, bytes
-                    FROM satchel.pull($1::jsonb, $2, $3)
+                    FROM satchel.pull_as($1::uuid, $2::jsonb, $3, $4)
                     """,
-                    [cursor, String(limit), String(Self.pullBytes)])
+                    [device, cursor, String(limit), String(Self.pullBytes)])
                 var pulled: [PulledRow] = []
                 var bytes = 0
                 for values in found {

@@ -295,6 +295,53 @@ import Darwin
         #expect(SyncStatusTests.status(desktop.server) { $0["state"] == "synced" }?["state"] == "synced")
     }
 
+    /// What the log keeps of a note: its rows, as its owner sees them (op and title), in order.
+    static func logged(_ database: TestDatabase, _ id: String) throws -> [String] {
+        try PGConnection(database.ownerURI).execute(
+            "SELECT op || coalesce(' ' || (body ->> 'title'), '') FROM satchel.changes WHERE entity = $1 ORDER BY seq", [id]
+        ).compactMap { $0[0] }
+    }
+
+    @Test func aSupersededVersionLeavesPostgreSQLOnceEveryDeviceOfTheAccountHasIt() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        let phone = try Device("phone", database, folder: folder)
+        let id = try #require(laptop.call("notes.create", ["title": "v1"])?["result"]?["id"]?.stringValue)
+        for device in [desktop, phone] { #expect(device.waitForTitles(["v1"]) == ["v1"]) }
+        // The phone goes away: what it has not pulled stays in PostgreSQL for it to merge with.
+        try phone.restart(syncing: false)
+        for title in ["v2", "v3", "v4"] {
+            _ = laptop.call("notes.update", ["id": .string(id), "title": .string(title)])
+            #expect(desktop.waitForTitles([title]) == [title])
+            laptop.waitPushed()
+            _ = laptop.call("sync.now")
+        }
+        // v1, which the phone has too, went with v2; v2 and v3 wait for the phone.
+        let kept = try Self.logged(database, id)
+        #expect(kept == ["put v2", "put v3", "put v4"], "\(kept)")
+        // Back, it pulls them; the next version takes every one before it.
+        try phone.restart(syncing: true)
+        #expect(phone.waitForTitles(["v4"]) == ["v4"])
+        _ = phone.call("sync.now")
+        _ = laptop.call("notes.update", ["id": .string(id), "title": "v5"])
+        laptop.waitPushed()
+        let left = try Self.logged(database, id)
+        #expect(left == ["put v5"], "\(left)")
+        // A device that comes later starts from what is left, and ends where the others are; the others
+        // go on merging with it.
+        let tablet = try Device("tablet", database, folder: folder)
+        #expect(tablet.waitForTitles(["v5"]) == ["v5"])
+        _ = tablet.call("notes.update", ["id": .string(id), "content": "from the tablet"])
+        for device in [laptop, desktop, phone] {
+            #expect(SyncAppsTests.wait(device, for: "from the tablet") {
+                $0.call("notes.get", ["id": .string(id)])?["result"]?["content"]?.stringValue ?? ""
+            } == "from the tablet")
+            #expect(device.titles() == ["v5"])
+        }
+    }
+
     @Test func aKillDuringSyncLosesNothingAndDuplicatesNothing() throws {
         let database = try Self.shared(["alice"])
         let folder = try Self.folder()
@@ -401,6 +448,9 @@ import Darwin
                         _ = device.call("notes.create", ["title": .string("made \(made) on \(index)")])
                     case (1, false):
                         _ = device.call("notes.delete", ["id": .string(ids[Int(random.next() % UInt64(ids.count))])])
+                    case (2, false):
+                        let id = ids[Int(random.next() % UInt64(ids.count))]
+                        _ = device.call("notes.update", ["id": .string(id), "title": .string("title \(random.next() % 1000) on \(index)")])
                     default:
                         let id = ids[Int(random.next() % UInt64(ids.count))]
                         _ = device.call("notes.update", ["id": .string(id), "content": .string("edit \(random.next() % 1000) on \(index)")])
@@ -414,6 +464,12 @@ import Darwin
         #expect(states[2] == states[0], "phone and laptop differ (seed \(seed))")
         #expect(!states[0].isEmpty)
         for device in devices { #expect(device.call("sync.status")?["result"]?["pending"] == 0) }
+        // A device that comes now starts from what PostgreSQL kept (superseded versions every device had
+        // are gone) and ends the same as the others.
+        let tablet = try Device("tablet", database, folder: folder)
+        let joined = try Self.settle([tablet] + devices, online: [true, true, true, true], Self.contents)
+        #expect(joined.allSatisfy { $0 == joined[0] }, "the tablet differs (seed \(seed))")
+        #expect(joined[1] == states[0], "a device changed when the tablet came (seed \(seed))")
     }
 }
 

@@ -87,6 +87,9 @@ public final class Database {
             }
             // In WAL mode NORMAL loses nothing when the process dies; only a power cut can cost the last commits.
             try execute("PRAGMA synchronous = NORMAL")
+            // A savepoint's journal (one a pulled row of sync, each undone alone if it breaks a rule) in memory,
+            // not a temporary file written page by page.
+            try execute("PRAGMA temp_store = MEMORY")
         }
         // Touch the schema now so an unreadable or non-database file fails at start-up, not later.
         _ = try scalarInteger("SELECT count(*) FROM sqlite_master")

@@ -174,6 +174,14 @@ extension SyncStateStore {
                 }
             }
             merged = kind.stamped(merged, author: row.account, over: logVersion)
+            if logVersion == nil {
+                // First seen here: the fields this row did not change were last changed by rows every device
+                // has merged (PostgreSQL drops a superseded version only then), so no later row can have
+                // missed them: the same as the stamps of the devices that did see those rows.
+                for field in D.Version.fields where !changed.contains(field.name) {
+                    entity.stamps[field.name] = FieldStamp(seq: 0, device: "")
+                }
+            }
             for name in changed { entity.stamps[name] = FieldStamp(seq: row.seq, device: row.device) }
             entity.state = try merged.encoded()
             entity.known = row.seq
