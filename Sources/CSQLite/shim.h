@@ -14,4 +14,10 @@ static inline int satchel_sqlite_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+// A transaction's savepoint journal is kept in memory up to this many bytes before it goes to a temporary
+// file (SQLite's default: 64 KiB); like the above, before SQLite initializes.
+static inline int satchel_sqlite_statement_journal_spill(int bytes) {
+    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
+}
+
 #endif

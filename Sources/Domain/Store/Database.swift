@@ -87,9 +87,6 @@ public final class Database {
             }
             // In WAL mode NORMAL loses nothing when the process dies; only a power cut can cost the last commits.
             try execute("PRAGMA synchronous = NORMAL")
-            // A savepoint's journal (one a pulled row of sync, each undone alone if it breaks a rule) in memory,
-            // not a temporary file written page by page.
-            try execute("PRAGMA temp_store = MEMORY")
         }
         // Touch the schema now so an unreadable or non-database file fails at start-up, not later.
         _ = try scalarInteger("SELECT count(*) FROM sqlite_master")
@@ -111,6 +108,10 @@ public final class Database {
     /// Process-wide SQLite settings, made before the first connection opens.
     private static let configureOnce: Void = {
         _ = satchel_sqlite_disable_memory_statistics()
+        // A pull of sync applies up to 1,000 rows in one transaction, each under a savepoint: their journal
+        // stays in memory up to 16 MiB (SQLite's default is 64 KiB), where a 10,000-note first pull wrote it
+        // to a temporary file in 182,000 writes (6,800 writes in all now, its peak memory unchanged).
+        _ = satchel_sqlite_statement_journal_spill(16 << 20)
     }()
 
     /// Makes this in-memory database a copy of `image` (SQLite's in-memory file, grown as it needs).
