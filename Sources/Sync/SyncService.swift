@@ -21,7 +21,7 @@ public final class SyncService: Sendable {
     }
 
     /// What stops sync and will not fix itself by waiting (`sync.status`'s `reason`).
-    public enum Problem: String, Sendable {
+    public enum Problem: String, Sendable, CaseIterable {
         case authenticationFailed, databaseMissing, tlsRequired, unsafeRole, schemaMissing, schemaOlder
         case schemaNewer, wrongRole, quotaExceeded
     }

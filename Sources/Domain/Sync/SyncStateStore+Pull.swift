@@ -65,6 +65,7 @@ extension SyncStateStore {
                 } catch {
                     try rollbackToSavepoint.run()
                     try release.run()
+                    forgetDeviceNumbers()  // one it made (for a stamp of before version 14) went with the row
                     try skip(row, Self.reason(error), &summary)
                 }
             }

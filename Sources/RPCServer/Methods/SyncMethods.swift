@@ -25,8 +25,7 @@ enum SyncMethods {
                 "reason",
                 Schema.nullable(
                     Schema.enumeration(
-                        ["authenticationFailed", "databaseMissing", "tlsRequired", "unsafeRole", "schemaMissing", "schemaOlder",
-                         "schemaNewer", "wrongRole", "quotaExceeded"]))
+                        SyncService.Problem.allCases.map(\.rawValue), description: "what stops sync, when state is error"))
             ),
             (
                 "progress",
@@ -179,7 +178,7 @@ enum SyncMethods {
         [
             RPCMethod(
                 "sync.status",
-                summary: "Whether this device syncs (--sync), is connected, and how many local changes wait to go out; the last success and the last error in words.",
+                summary: "How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.",
                 result: statusSchema
             ) { _, _ in
                 guard let service else {

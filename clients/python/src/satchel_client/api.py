@@ -74,7 +74,7 @@ METHODS: dict[str, str] = {
     'export': 'Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.',
     'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.',
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
-    'sync.status': 'Whether this device syncs (--sync), is connected, and how many local changes wait to go out; the last success and the last error in words.',
+    'sync.status': 'How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.',
     'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
@@ -1692,8 +1692,9 @@ class Sync(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> SyncStatusResult:
-        """Whether this device syncs (--sync), is connected, and how many local changes wait to go out; the
-        last success and the last error in words.
+        """How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many
+        local changes wait to go out, the rows skipped as breaking a rule; the last success and the last
+        error in words.
 
         Args:
             progress: called with each `Progress` the server reports while it works on this call.
