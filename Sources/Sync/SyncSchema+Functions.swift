@@ -464,6 +464,21 @@ extension SyncSchema {
             RETURN added;
         END $$
         """,
+        // Where a cursor (`{"<account>": <last row pulled>}`) stands for every account: the key "" gives the
+        // position for accounts not named, as a device that synced before version 3 knows it, unless it is
+        // past the log's own end (a row placed there by hand: then from the start).
+        """
+        CREATE FUNCTION satchel.positions(since jsonb) RETURNS TABLE(name name, after bigint) LANGUAGE sql STABLE
+        SET search_path = pg_catalog, pg_temp
+        AS $$
+            SELECT a.name, coalesce((since ->> a.name::text)::bigint,
+                CASE WHEN (since ->> '')::bigint
+                          <= coalesce(pg_sequence_last_value(pg_get_serial_sequence('satchel.changes', 'seq')), 0)
+                     THEN (since ->> '')::bigint END,
+                0)
+            FROM satchel.accounts a
+        $$
+        """,
         // A pull: the rows after `since` (`{"<account>": <last row pulled>}`; the key "" gives the position
         // for accounts not named, as a device that synced before version 3 knows it) that the calling
         // account may read: its own, and every account's shared ones, in the log's order, at most `max_rows`
@@ -476,13 +491,7 @@ extension SyncSchema {
                       body text, base bigint, fields text[], bytes integer)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
         AS $$
-            WITH positions AS (
-                SELECT a.name, coalesce((since ->> a.name::text)::bigint,
-                    CASE WHEN (since ->> '')::bigint
-                              <= coalesce(pg_sequence_last_value(pg_get_serial_sequence('satchel.changes', 'seq')), 0)
-                         THEN (since ->> '')::bigint END,
-                    0) AS after
-                FROM satchel.accounts a),
+            WITH positions AS (SELECT * FROM satchel.positions(since)),
             candidates AS (
                 (SELECT own.seq, own.bytes FROM positions p CROSS JOIN LATERAL (
                     SELECT c.seq, c.bytes FROM satchel.changes c WHERE c.account = p.name AND c.seq > p.after
@@ -525,9 +534,7 @@ extension SyncSchema {
         CREATE FUNCTION satchel.pending_rows(since jsonb) RETURNS bigint
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
         AS $$
-            WITH positions AS (
-                SELECT a.name, coalesce((since ->> a.name::text)::bigint, (since ->> '')::bigint, 0) AS after
-                FROM satchel.accounts a)
+            WITH positions AS (SELECT * FROM satchel.positions(since))
             SELECT (SELECT count(*) FROM positions p JOIN satchel.changes c ON c.account = p.name AND c.seq > p.after
                     WHERE p.name = session_user)
                  + (SELECT count(*) FROM positions p JOIN satchel.changes c ON c.account = p.name AND c.seq > p.after
@@ -536,7 +543,7 @@ extension SyncSchema {
         """,
         """
         REVOKE ALL ON FUNCTION satchel.setting(text, bigint), satchel.spend(name, bigint, bigint),
-            satchel.hold_account(name), satchel.row_fault(jsonb, name, bigint) FROM PUBLIC
+            satchel.hold_account(name), satchel.row_fault(jsonb, name, bigint), satchel.positions(jsonb) FROM PUBLIC
         """,
         """
         GRANT EXECUTE ON FUNCTION satchel.register(uuid, text), satchel.put_image(text, bytea),

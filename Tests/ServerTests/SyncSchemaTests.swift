@@ -154,6 +154,13 @@ import Testing
         #expect(kept == [["bp_1", "put", "f"], ["note_b", "put", "f"], ["note_a", "delete", "t"], ["bp_1/\(database.roles["bob"]!)", "put", "f"]])
         // Each account pulls what it may, as before; the devices go on through the functions.
         #expect(try Self.pulled(alice) == ["bp_1", "note_b", "note_a", "bp_1/\(database.roles["bob"]!)"])
+        // A device of version 2 had one position for every account (the key ""): taken as it is, unless it
+        // is past the log's end (where the row that stopped every device put it): then from the start.
+        let from = { (since: String) in
+            try alice.execute("SELECT entity FROM satchel.pull($1::jsonb, 100, 1000000)", [since]).compactMap { $0[0] }
+        }
+        #expect(try from(#"{"": 2}"#) == ["note_b", "note_a", "bp_1/\(database.roles["bob"]!)"])
+        #expect(try from(#"{"": 9000000000000000000}"#).count == 4)
         #expect(try Self.pulled(bob) == ["bp_1", "bp_1/\(database.roles["bob"]!)"])
         #expect(Self.sqlState { try alice.execute(insert, [aliceDevice, "5", "notes", "n", "put", "{}"]) } == "42501")
         try Self.add(alice, device: aliceDevice, "notes", "note_c")
