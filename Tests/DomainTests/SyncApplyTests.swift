@@ -110,4 +110,29 @@ import Testing
         _ = try store.sync.apply([Self.note(1, "note_a", title: "First")])
         #expect(try store.notes.get(id: "note_a").title == "Second")
     }
+
+    @Test func aNoteThatFollowsTheLogKeepsNoCopyOfItUntilItIsChangedHere() throws {
+        let store = try Support.openStore()
+        store.sync.account = "alice"
+        _ = try store.sync.apply([Self.note(1, "note_a", title: "From the laptop")])
+        let kept = { () throws -> [String?] in
+            [
+                try store.database.scalarText("SELECT state FROM sync_entities WHERE entity = 'note_a'"),
+                try store.database.scalarText("SELECT follows FROM sync_entities WHERE entity = 'note_a'"),
+            ]
+        }
+        let shadows = { () throws -> Int64 in try store.database.scalarInteger("SELECT count(*) FROM sync_shadow_notes") ?? -1 }
+        #expect(try kept() == [nil, "1"], "the note here is the log's version: no copy of it")
+        #expect(try shadows() == 0)
+        // Changed here: the log's version is kept as the note was, and the push says what changed since.
+        _ = try store.notes.update(id: "note_a", NoteChanges(content: "Written here"))
+        #expect(try shadows() == 1)
+        let (rows, _) = try store.sync.pushBatch(limit: 10)
+        #expect(rows.map(\.entity) == ["note_a"] && rows.first?.fields == ["content"], "\(rows)")
+        #expect(rows.first?.base == 1)
+        // A second change keeps the first shadow: the log's version is still the one before both.
+        _ = try store.notes.update(id: "note_a", NoteChanges(title: "Renamed here"))
+        #expect(try store.sync.pushBatch(limit: 10).rows.first?.fields?.sorted() == ["content", "title"])
+        #expect(try shadows() == 1)
+    }
 }

@@ -363,11 +363,42 @@ enum Migrations {
         // 14: the devices of the shared log by a number of this database's own, so that which row last
         // changed each field of an entity is kept in a few bytes (`seq@n`), not a device id per field.
         "CREATE TABLE sync_devices(n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);",
+        // 15: a note whose version here is the shared log's (`follows`) keeps no copy of it in sync_entities;
+        // the first change made to it here keeps the row as it was (the log's version) in sync_shadow_notes,
+        // until the log has the note's next version.
+        """
+        ALTER TABLE sync_entities ADD COLUMN follows INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE sync_shadow_notes(
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            content TEXT NOT NULL,
+            hue REAL NOT NULL,
+            saturation REAL NOT NULL,
+            brightness REAL NOT NULL,
+            deadline INTEGER,
+            position INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            revision INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TRIGGER notes_sync_shadow_update BEFORE UPDATE ON notes
+        WHEN EXISTS (SELECT 1 FROM sync_entities WHERE domain = 'notes' AND entity = OLD.id AND follows = 1)
+        BEGIN
+            INSERT OR IGNORE INTO sync_shadow_notes VALUES (OLD.id, OLD.title, OLD.content, OLD.hue, OLD.saturation,
+                OLD.brightness, OLD.deadline, OLD.position, OLD.created_at, OLD.updated_at, OLD.revision);
+        END;
+        CREATE TRIGGER notes_sync_shadow_delete BEFORE DELETE ON notes
+        WHEN EXISTS (SELECT 1 FROM sync_entities WHERE domain = 'notes' AND entity = OLD.id AND follows = 1)
+        BEGIN
+            INSERT OR IGNORE INTO sync_shadow_notes VALUES (OLD.id, OLD.title, OLD.content, OLD.hue, OLD.saturation,
+                OLD.brightness, OLD.deadline, OLD.position, OLD.created_at, OLD.updated_at, OLD.revision);
+        END;
+        """,
     ]
 
     /// The schema version this build writes: `all.count`, kept as a number so that opening a database that
     /// is already current does not build every migration's text (a test checks the two agree).
-    static let latestVersion = 14
+    static let latestVersion = 15
 
     /// A new database as the migrations leave it, at ``SchemaTemplate/version``: the bytes a new database
     /// starts from. Running the migrations costs SQLite a parse and a schema reload for each statement

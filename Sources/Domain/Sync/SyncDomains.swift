@@ -62,6 +62,12 @@ protocol SyncDomain: AnyObject {
     func check(_ row: PulledRow, _ incoming: Version, over logVersion: Version?) throws
     /// Throws when `row` may not delete the log's version.
     func checkDeletion(_ row: PulledRow, of logVersion: Version?) throws
+    /// Whether the log's version of an entity that this device's own follows is left out of sync_entities,
+    /// a shadow of the entity keeping it once it is changed here (notes).
+    var keepsShadows: Bool { get }
+    /// The entity as it was when first changed here while it followed the log: the log's version.
+    func shadow(_ id: String) throws -> Version?
+    func dropShadow(_ id: String) throws
 }
 
 extension SyncDomain {
@@ -72,6 +78,9 @@ extension SyncDomain {
     func stamped(_ version: Version, author: String, over logVersion: Version?) -> Version { version }
     func check(_ row: PulledRow, _ incoming: Version, over logVersion: Version?) throws {}
     func checkDeletion(_ row: PulledRow, of logVersion: Version?) throws {}
+    var keepsShadows: Bool { false }
+    func shadow(_ id: String) throws -> Version? { nil }
+    func dropShadow(_ id: String) throws {}
 
     func decode(_ body: String) throws -> Version {
         try JSONDecoder().decode(Version.self, from: Data(body.utf8))
@@ -109,13 +118,28 @@ final class SyncPositions {
 
 final class SyncedNotes: Store, SyncDomain {
     let domain = ChangeDomain.notes
+    let keepsShadows = true
     private lazy var positions = SyncPositions(database, table: "notes")
-    private lazy var select = Prepared(
-        database,
-        """
-        SELECT id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position
-        FROM notes WHERE id = ?1
-        """)
+    private static let columns = "id, title, content, hue, saturation, brightness, deadline, created_at, updated_at, revision, position"
+    private lazy var select = Prepared(database, "SELECT \(Self.columns) FROM notes WHERE id = ?1")
+    private lazy var selectShadow = Prepared(database, "SELECT \(Self.columns) FROM sync_shadow_notes WHERE id = ?1")
+    private lazy var deleteShadow = Prepared(database, "DELETE FROM sync_shadow_notes WHERE id = ?1")
+
+    private static func note(_ row: Statement) -> SyncNote {
+        SyncNote(
+            id: row.text(0), title: row.text(1), content: row.text(2),
+            color: .init(hue: row.double(3), saturation: row.double(4), brightness: row.double(5)),
+            deadline: Exchange.time(row.int64OrNil(6)), createdAt: Exchange.time(row.int64(7)),
+            updatedAt: Exchange.time(row.int64(8)), revision: row.int64(9), position: row.int64(10))
+    }
+
+    func shadow(_ id: String) throws -> SyncNote? {
+        try selectShadow.first([.text(id)], Self.note)
+    }
+
+    func dropShadow(_ id: String) throws {
+        try deleteShadow.run([.text(id)])
+    }
     private lazy var insert = Prepared(database, Importer.insertNoteSQL)
     private lazy var update = Prepared(
         database,
@@ -127,14 +151,7 @@ final class SyncedNotes: Store, SyncDomain {
     private lazy var delete = Prepared(database, "DELETE FROM notes WHERE id = ?1")
 
     func read(_ id: String) throws -> SyncRead<SyncNote> {
-        try select.first([.text(id)]) { row in
-            .version(
-                SyncNote(
-                    id: row.text(0), title: row.text(1), content: row.text(2),
-                    color: .init(hue: row.double(3), saturation: row.double(4), brightness: row.double(5)),
-                    deadline: Exchange.time(row.int64OrNil(6)), createdAt: Exchange.time(row.int64(7)),
-                    updatedAt: Exchange.time(row.int64(8)), revision: row.int64(9), position: row.int64(10)))
-        } ?? .gone
+        try select.first([.text(id)]) { .version(Self.note($0)) } ?? .gone
     }
 
     func write(_ id: String, _ version: SyncNote?, images: SyncImages) throws -> Bool {

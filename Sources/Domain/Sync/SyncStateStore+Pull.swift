@@ -147,7 +147,8 @@ extension SyncStateStore {
     ) throws {
         var entity = try entity(row.domain, row.entity)
         guard row.seq > entity.known else { return }  // applied already (a pull from before the cursor)
-        let logVersion = try entity.state.map(kind.decode)
+        let logVersion = try self.logVersion(kind, row.entity, entity)
+        var version = logVersion  // the log's version after this row
         // Whether another device changed `field` after the version this row's writer stood on.
         let unseen = { (field: String) -> Bool in
             let stamp = entity.stamps[field] ?? FieldStamp(seq: entity.known, device: "")
@@ -184,22 +185,22 @@ extension SyncStateStore {
                 }
             }
             for name in changed { entity.stamps[name] = FieldStamp(seq: row.seq, device: row.device) }
-            entity.state = try merged.encoded()
+            version = merged
             entity.known = row.seq
         } else if !D.Version.fields.contains(where: { logVersion != nil && unseen($0.name) }) {
-            entity.state = nil
+            version = nil
             entity.known = row.seq
             entity.stamps = [:]
         }  // else: a deletion that had not seen an edit loses to it
         if row.own && entity.awaiting == row.deviceSeq { entity.awaiting = nil }
-        try save(row.domain, row.entity, entity)
         let followsLog =
             kind.changesHere(row.entity)
             ? try follows(kind.domain, kind.localEntity(row.entity), awaiting: entity.awaiting, pushed: pushed)
             : entity.awaiting == nil
         if followsLog {
-            if try kind.write(row.entity, try entity.state.map(kind.decode), images: images) { summary.applied += 1 }
+            if try kind.write(row.entity, version, images: images) { summary.applied += 1 }
         }
+        try save(kind, row.entity, entity, version: version)
     }
 
     /// Whether this device's entity follows the log's version: it has none of its own still unseen by the log.

@@ -107,7 +107,7 @@ public final class SyncStateStore: Store {
         ORDER BY seq LIMIT ?2
         """)
     private lazy var selectEntity = Prepared(
-        database, "SELECT known, awaiting, state, fields FROM sync_entities WHERE domain = ?1 AND entity = ?2")
+        database, "SELECT known, awaiting, state, fields, follows FROM sync_entities WHERE domain = ?1 AND entity = ?2")
     private lazy var setAwaiting = Prepared(
         database,
         """
@@ -117,8 +117,9 @@ public final class SyncStateStore: Store {
     private lazy var upsertEntity = Prepared(
         database,
         """
-        INSERT INTO sync_entities(domain, entity, known, awaiting, state, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5, fields = ?6
+        INSERT INTO sync_entities(domain, entity, known, awaiting, state, fields, follows)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5, fields = ?6, follows = ?7
         """)
 
     /// Which row of the log last changed a field, and on which device.
@@ -135,14 +136,42 @@ public final class SyncStateStore: Store {
         var awaiting: Int64?
         var state: String?
         var stamps: [String: FieldStamp] = [:]
+        /// The log's version is this device's own entity as it stands (`state` is not kept), or, once it
+        /// was changed here, as its shadow keeps it (``SyncDomain/shadow(_:)``).
+        var follows = false
     }
 
     func entity(_ domain: String, _ id: String) throws -> Entity {
         try selectEntity.first([.text(domain), .text(id)]) { row in
             Entity(
                 known: row.int64(0), awaiting: row.isNull(1) ? nil : row.int64(1), state: row.textOrNil(2),
-                stamps: try row.textOrNil(3).map(decodeStamps) ?? [:])
+                stamps: try row.textOrNil(3).map(decodeStamps) ?? [:], follows: row.int64(4) != 0)
         } ?? Entity()
+    }
+
+    /// The log's version of `id`: kept as JSON, or, when this device's entity follows it, that entity as it
+    /// was before it was first changed here (its shadow), else as it is.
+    func logVersion<D: SyncDomain>(_ kind: D, _ id: String, _ entity: Entity) throws -> D.Version? {
+        guard entity.follows else { return try entity.state.map(kind.decode) }
+        if let kept = try kind.shadow(id) { return kept }
+        guard case .version(let version) = try kind.read(id) else { return nil }
+        return version
+    }
+
+    /// Saves `entity` with the log's version `version`: not kept when this device's own entity is that
+    /// version to the last field (read back), for the domains that keep shadows.
+    func save<D: SyncDomain>(_ kind: D, _ id: String, _ entity: Entity, version: D.Version?) throws {
+        var entity = entity
+        entity.follows = false
+        entity.state = try version.map { try $0.encoded() }
+        if kind.keepsShadows {
+            if let version, case .version(let held) = try kind.read(id), held == version {
+                entity.follows = true
+                entity.state = nil
+            }
+            try kind.dropShadow(id)
+        }
+        try save(kind.logDomain, id, entity)
     }
 
     func save(_ domain: String, _ id: String, _ entity: Entity) throws {
@@ -150,6 +179,7 @@ public final class SyncStateStore: Store {
             [
                 .text(domain), .text(id), .integer(entity.known), entity.awaiting.map { .integer($0) } ?? .null,
                 entity.state.map { .text($0) } ?? .null, .text(try encodeStamps(entity.stamps)),
+                .integer(entity.follows ? 1 : 0),
             ])
     }
 
@@ -266,7 +296,7 @@ public final class SyncStateStore: Store {
     ) throws -> PushRow? {
         let known = try entity(kind.logDomain, id)
         let base = known.known == 0 ? nil : known.known
-        let logVersion = try known.state.map(kind.decode)
+        let logVersion = try self.logVersion(kind, id, known)
         switch try kind.read(id) {
         case .hidden:
             return nil
