@@ -147,6 +147,11 @@ public final class SyncService: Sendable {
         _ rows: [PushRow], uploads: [(sha256: String, bytes: [UInt8])] = [], fetch: [String] = [], cursor: String,
         limit: Int, countRemaining: Bool = false
     ) throws(DomainError) -> Pulled {
+        let known = status
+        if known.schema == .newer {
+            // Rows in the form of an older schema would be garbage in a newer one: nothing is sent.
+            throw .upstreamUnavailable(reason: .syncSchema, detail: known.lastError)
+        }
         do {
             return try withRoundConnection { connection throws(PGError) in
                 var refusedImages: Set<String> = []

@@ -147,7 +147,7 @@ import Testing
         try bob.execute(
             "INSERT INTO satchel.changes(seq, device, device_seq, domain, entity, op, body) OVERRIDING SYSTEM VALUE VALUES (9000000000000000000, $1, 2, 'board', 'bp_x', 'put', '{}')",
             [bobDevice])
-        // A device of version 2 still running meets a newer schema and says so.
+        // Migrated; a device of version 2 still running can no longer write the tables (below: 42501).
         #expect(try SyncSchema.setUp(owner) == .migrated(from: 2, to: 3))
         #expect(try SyncSchema.setUp(owner) == .upToDate(version: 3))
         let kept = try owner.execute("SELECT entity, op, body IS NULL FROM satchel.changes ORDER BY seq").map { $0.compactMap { $0 } }

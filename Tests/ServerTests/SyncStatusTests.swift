@@ -84,6 +84,22 @@ import Testing
         }
     }
 
+    @Test func aDeviceOlderThanTheSchemaSaysToUpgradeAndSendsNothing() throws {
+        let (database, _) = try SyncSchemaTests.prepared(["alice"])
+        // The schema as a newer satchel's `sync-setup` would leave it.
+        try PGConnection(database.ownerURI).execute(
+            "UPDATE satchel.meta SET value = $1 WHERE key = 'schema_version'", [String(SyncSchema.version + 1)])
+        let server = try SatchelProcess(["--memory", "--sync", database.uri("alice")])
+        let status = Self.status(server) { $0["state"] == "error" }
+        #expect(status?["reason"] == "schemaNewer" && status?["schema"] == "newer", "\(String(describing: status))")
+        #expect(status?["lastError"]?.stringValue?.contains("use a newer satchel") == true)
+        #expect(server.call(request(1, "notes.create", ["title": "kept here"]))?["result"] != nil)
+        let now = server.call(request(2, "sync.now"))?["error"]
+        #expect(now?["data"]?["reason"] == "syncSchema", "\(String(describing: now))")
+        let rows = try PGConnection(database.ownerURI).execute("SELECT count(*) FROM satchel.changes")
+        #expect(rows == [["0"]], "nothing pushed into a schema it does not know")
+    }
+
     @Test func theStateSaysInWordsWhatWillNotFixItselfAndWhatWill() throws {
         let (database, _) = try SyncSchemaTests.prepared(["alice"])
         // Offline: nothing listens there; tried again by itself.
