@@ -51,9 +51,9 @@ public final class SyncService: Sendable {
     /// system user's name).
     public let account: String
     public let device: String
-    private let conninfo: String
+    let conninfo: String
     private let state = Mutex(Status())
-    private let stopping = Atomic<Bool>(false)
+    let stopping = Atomic<Bool>(false)
     /// Read end: readable when a round may find something. Write end: the link's thread.
     public let wakeDescriptor: Int32
     private let wakeWriter: Int32
@@ -106,7 +106,7 @@ public final class SyncService: Sendable {
         while read(wakeDescriptor, &bytes, bytes.count) > 0 {}
     }
 
-    private func wake() {
+    func wake() {
         var byte: UInt8 = 1
         _ = write(wakeWriter, &byte, 1)
     }
@@ -342,58 +342,7 @@ public final class SyncService: Sendable {
     /// The state ``checkRole(_:)`` refuses with (not one PostgreSQL uses).
     static let unsafeRoleState = "SY900"
 
-    // MARK: The link
-
-    /// One attempt: connect, check the schema, register this device, listen. Answers the connection.
-    func connect() -> PGConnection? {
-        do {
-            let connection = try PGConnection(conninfo)
-            let found = try SyncSchema.installedVersion(connection)
-            let schema: SchemaState =
-                found == SyncSchema.version ? .ok : found == 0 ? .missing : found < SyncSchema.version ? .older : .newer
-            guard schema == .ok else {
-                let problem: Problem = schema == .newer ? .schemaNewer : schema == .missing ? .schemaMissing : .schemaOlder
-                let advice =
-                    schema == .newer
-                    ? "the sync schema in \(target) is at version \(found), newer than this satchel's: use a newer satchel"
-                    : schema == .missing
-                        ? "\(target) has no sync schema yet: run `satchel sync-setup URL` as the database's owner"
-                        : "the sync schema in \(target) is at version \(found), older than this satchel's \(SyncSchema.version): run `satchel sync-setup URL` as the database's owner"
-                update { $0.connected = true; $0.schema = schema; $0.lastError = advice; $0.problem = problem }
-                return nil
-            }
-            guard connection.user == account else {
-                // (A service file or a libpq default named another role than the one this device votes as.)
-                update {
-                    $0.connected = true
-                    $0.problem = .wrongRole
-                    $0.lastError = "\(target) logged in as \(connection.user), not \(account): name the role in the URL"
-                }
-                return nil
-            }
-            try checkRole(connection)
-            try connection.execute("SELECT satchel.register($1::uuid)", [device])
-            try connection.execute("LISTEN satchel_changes")
-            update {
-                $0.connected = true
-                $0.schema = .ok
-                $0.lastError = nil
-                $0.problem = nil
-                $0.lastSuccess = Self.now()
-            }
-            return connection
-        } catch {
-            let problem = Self.problem(error)
-            update {
-                $0.connected = problem != nil && error.kind != .connection
-                $0.lastError = "\(target): \(error.message)"
-                $0.problem = problem
-            }
-            return nil
-        }
-    }
-
-    fileprivate func update(_ body: (inout Status) -> Void) {
+    func update(_ body: (inout Status) -> Void) {
         state.withLock { body(&$0) }
     }
 
@@ -403,54 +352,6 @@ public final class SyncService: Sendable {
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
-    /// The link's thread: connects (trying each second while it cannot), then waits on the connection's
-    /// socket for notifications, waking the loop for each batch of them.
-    private final class Thread: @unchecked Sendable {
-        let service: SyncService
-
-        init(_ service: SyncService) { self.service = service }
-
-        func start() {
-            var thread = pthread_t()
-            let box = Unmanaged.passRetained(self).toOpaque()
-            pthread_create(&thread, nil, { raw in
-                let me = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
-                me.run()
-                return nil
-            }, box)
-            pthread_detach(thread)
-        }
-
-        func run() {
-            var connection: PGConnection? = nil
-            while !service.stopping.load(ordering: .relaxed) {
-                guard let open = connection else {
-                    connection = service.connect()
-                    if connection == nil {
-                        // Tried again each second while PostgreSQL is away (a refused connection costs it
-                        // next to nothing), so what waits goes out within moments of its return; a
-                        // problem that waiting will not fix (a wrong password, say) is tried less often.
-                        sleep(service.status.problem == nil ? 1 : 10)
-                    } else {
-                        service.wake()  // connected (again): whatever waits goes out, whatever came comes in
-                    }
-                    continue
-                }
-                var watch = pollfd(fd: open.socket, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&watch, 1, 2000)
-                do {
-                    if ready > 0, try open.takeNotifications() > 0 {
-                        service.wake()
-                    } else if ready == 0 {
-                        try open.execute("SELECT 1")  // still there? A lost connection is said at once
-                    }
-                } catch {
-                    service.update { $0.connected = false; $0.lastError = "\(service.target): \(error.message)" }
-                    connection = nil
-                }
-            }
-        }
-    }
 }
 
 /// A connection held behind the service's lock (one round uses it at a time).

@@ -24,7 +24,7 @@ extension SyncStateStore {
             do {
                 return try applyInTransaction(rows, fetched: fetched, tried: tried)
             } catch {
-                forgetDeviceNumbers()  // any made in it went with the transaction
+                stampCodec.forget()  // any made in it went with the transaction
                 throw error
             }
         }
@@ -36,7 +36,7 @@ extension SyncStateStore {
         try group.transaction {
             var summary = PullSummary()
             // Devices are numbered before any row's savepoint, which could take a number back with it.
-            for device in Set(rows.map(\.device)) { _ = try number(ofDevice: device) }
+            for device in Set(rows.map(\.device)) { _ = try stampCodec.number(ofDevice: device) }
             var cursor = try positions()
             let start = cursor
             let before = try newestSeq.integer() ?? 0
@@ -65,7 +65,7 @@ extension SyncStateStore {
                 } catch {
                     try rollbackToSavepoint.run()
                     try release.run()
-                    forgetDeviceNumbers()  // one it made (for a stamp of before version 14) went with the row
+                    stampCodec.forget()  // one it made (for a stamp of before version 14) went with the row
                     try skip(row, Self.reason(error), &summary)
                 }
             }

@@ -145,7 +145,7 @@ public final class SyncStateStore: Store {
         try selectEntity.first([.text(domain), .text(id)]) { row in
             Entity(
                 known: row.int64(0), awaiting: row.isNull(1) ? nil : row.int64(1), state: row.textOrNil(2),
-                stamps: try row.textOrNil(3).map(decodeStamps) ?? [:], follows: row.int64(4) != 0)
+                stamps: try row.textOrNil(3).map(stampCodec.decode) ?? [:], follows: row.int64(4) != 0)
         } ?? Entity()
     }
 
@@ -178,63 +178,13 @@ public final class SyncStateStore: Store {
         try upsertEntity.run(
             [
                 .text(domain), .text(id), .integer(entity.known), entity.awaiting.map { .integer($0) } ?? .null,
-                entity.state.map { .text($0) } ?? .null, .text(try encodeStamps(entity.stamps)),
+                entity.state.map { .text($0) } ?? .null, .text(try stampCodec.encode(entity.stamps)),
                 .integer(entity.follows ? 1 : 0),
             ])
     }
 
-    // Stamps are kept as `field=seq@n;…`, sorted by field, `n` the device's number here (0: none); a
-    // database of before version 14 kept them as JSON, still read.
-
-    private lazy var selectDevices = Prepared(database, "SELECT n, id FROM sync_devices")
-    private lazy var insertDevice = Prepared(database, "INSERT INTO sync_devices(id) VALUES (?1) RETURNING n")
-    private var deviceNumbers: [String: Int64] = [:]
-    private var deviceIDs: [Int64: String] = [:]
-    private var devicesLoaded = false
-
-    private func loadDevices() throws {
-        guard !devicesLoaded else { return }
-        try selectDevices.forEachRow { row in
-            deviceNumbers[row.text(1)] = row.int64(0)
-            deviceIDs[row.int64(0)] = row.text(1)
-        }
-        devicesLoaded = true
-    }
-
-    func number(ofDevice id: String) throws -> Int64 {
-        guard !id.isEmpty else { return 0 }
-        try loadDevices()
-        if let known = deviceNumbers[id] { return known }
-        let made = try insertDevice.integer([.text(id)]) ?? 0
-        deviceNumbers[id] = made
-        deviceIDs[made] = id
-        return made
-    }
-
-    /// Forgets the device numbers read (a transaction that made one was rolled back).
-    func forgetDeviceNumbers() {
-        (deviceNumbers, deviceIDs, devicesLoaded) = ([:], [:], false)
-    }
-
-    func encodeStamps(_ stamps: [String: FieldStamp]) throws -> String {
-        try stamps.keys.sorted().map { field in
-            let stamp = stamps[field]!
-            return "\(field)=\(stamp.seq)@\(try number(ofDevice: stamp.device))"
-        }.joined(separator: ";")
-    }
-
-    func decodeStamps(_ text: String) throws -> [String: FieldStamp] {
-        if text.hasPrefix("{") { return try JSONDecoder().decode([String: FieldStamp].self, from: Data(text.utf8)) }
-        try loadDevices()
-        var stamps: [String: FieldStamp] = [:]
-        for part in text.split(separator: ";") {
-            guard let equals = part.firstIndex(of: "="), let at = part.firstIndex(of: "@"),
-                let seq = Int64(part[part.index(after: equals)..<at]), let device = Int64(part[part.index(after: at)...])
-            else { continue }
-            stamps[String(part[..<equals])] = FieldStamp(seq: seq, device: device == 0 ? "" : deviceIDs[device] ?? "")
-        }
-        return stamps
-    }
+    /// Which row last changed each field, as kept in sync_entities (SyncStamps.swift).
+    lazy var stampCodec = SyncStamps(database)
 
     /// Images pushed in one round at most, in bytes: a round with photos stays a bounded size.
     public static let imageBytesPerRound = 48 << 20
