@@ -105,12 +105,18 @@ import Testing
         #expect(try store.notes.count() == 0)
     }
 
-    @Test func contentLimitCountsCharactersNotBytes() throws {
+    @Test func contentLimitCountsCharactersAndFourBytesEach() throws {
         let store = try Support.openStore()
-        // 400,000 family emojis: 10,000,000 UTF-8 bytes, but only 400,000 characters.
-        let content = String(repeating: Support.family, count: 400_000)
+        // 150,000 family emojis: 3,750,000 UTF-8 bytes, but only 150,000 characters.
+        let content = String(repeating: Support.family, count: 150_000)
         let note = try store.notes.create(NoteDraft(content: content))
-        #expect(try store.notes.get(id: note.id).content.count == 400_000)
+        #expect(try store.notes.get(id: note.id).content.count == 150_000)
+        // 400,000 of them are still fewer characters than the limit, but 10,000,000 bytes: more than four a
+        // character of the limit.
+        #expect(throws: DomainError.validation(reason: .textTooLarge, field: "content", limit: 4_000_000)) {
+            try store.notes.create(NoteDraft(content: String(repeating: Support.family, count: 400_000)))
+        }
+        #expect(try store.notes.count() == 1)
     }
 
     // MARK: Blank notes

@@ -226,7 +226,9 @@ import Testing
             try store.reminders.update(id: id, ReminderChanges(memo: Support.characters(100_001)), session: session)
         }
         #expect(try store.reminders.get(id: id, session: session).memo == nil)
-        let exact = try store.reminders.update(id: id, ReminderChanges(memo: Support.characters(100_000)), session: session)
+        // Exactly the limit, in characters of two scalars and three bytes each (within four bytes a character).
+        let longest = String(repeating: Support.combiningE, count: 100_000)
+        let exact = try store.reminders.update(id: id, ReminderChanges(memo: longest), session: session)
         #expect(exact.memo?.count == 100_000)
     }
 

@@ -27,9 +27,7 @@ public struct BoardPost: Sendable, Equatable {
 
     static func check(title: String) throws(DomainError) {
         if title.isEmpty { throw .validation(reason: .emptyTitle, field: "title") }
-        if TextRules.exceeds(title, maximumTitleLength) {
-            throw .validation(reason: .titleTooLong, field: "title", limit: Int64(maximumTitleLength))
-        }
+        try TextRules.check(title, field: "title", characters: maximumTitleLength, reason: .titleTooLong)
     }
 }
 

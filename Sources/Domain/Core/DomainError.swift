@@ -3,7 +3,7 @@
 public enum Reason: String, Sendable, CaseIterable {
     // Input that breaks a rule (-32002).
     case emptyNote, emptyTitle, emptyPost, emptyMessage
-    case titleTooLong, contentTooLong, captionTooLong, memoTooLong, messageTooLong
+    case titleTooLong, contentTooLong, captionTooLong, memoTooLong, messageTooLong, textTooLarge, characterTooLong
     case invalidColor, indexOutOfRange, voterRequired
     case tooManyImages, imageTooLarge, imageUnreadable, unsupportedImage, imagePathNotAbsolute, invalidBase64
     case damagedImage, imageTooManyPixels

@@ -1,4 +1,4 @@
-/// A "Moments" diary post: text of any length and up to four photos, never both missing.
+/// A "Moments" diary post: text of up to 100,000 characters and up to four photos, never both missing.
 public struct DiaryPost: Sendable, Equatable {
     public var id: String
     public var text: String?
@@ -8,6 +8,8 @@ public struct DiaryPost: Sendable, Equatable {
     public var revision: Int64
 
     public static let maximumImages = 4
+    /// The longest text, in characters.
+    public static let maximumTextLength = 100_000
 
     /// The detail screen's photo grid: rows of image indexes.
     public var layout: [[Int]] { DiaryLayout.rows(imageCount: images.count) }
@@ -19,6 +21,7 @@ public struct DiaryPost: Sendable, Equatable {
         if imageCount == 0 && TextRules.isBlank(text ?? "") {
             throw .validation(reason: .emptyPost, field: "text")
         }
+        if let text { try TextRules.check(text, field: "text", characters: maximumTextLength, reason: .contentTooLong) }
     }
 }
 

@@ -129,7 +129,7 @@ enum ImportCheck {
         let field = "messages[\(index)]"
         guard !message.id.isEmpty else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in try Message.check(text: message.text) }
-        guard !TextRules.isBlank(message.authorName) else { throw invalid("\(field).authorName") }
+        try rule(field) { () throws(DomainError) in try Author.check(name: message.authorName, field: "authorName") }
         guard Message.Origin(rawValue: message.origin) != nil else { throw invalid("\(field).origin") }
         try time(message.sentAt, "\(field).sentAt")
     }

@@ -11,6 +11,16 @@ enum CommonMessages {
             .russian: "Объект уже изменён: текущая ревизия {current}",
             .japanese: "項目は既に変更されています: 現在のリビジョンは {current} です",
         ],
+        "textTooLarge": [
+            .english: "The text takes too much space: at most {limit, plural, one {# byte} other {# bytes}}",
+            .russian: "Текст занимает слишком много места: не более {limit, plural, one {# байта} few {# байтов} many {# байтов} other {# байта}}",
+            .japanese: "テキストが大きすぎます: {limit} バイト以内にしてください",
+        ],
+        "characterTooLong": [
+            .english: "A character has too many accents or joined parts: at most {limit} per character",
+            .russian: "В символе слишком много диакритических знаков или соединённых частей: не более {limit} на символ",
+            .japanese: "1 文字に付いた記号や結合部分が多すぎます: 1 文字あたり {limit} 個まで",
+        ],
         "indexOutOfRange": [
             .english: "{field} is out of range: it must be between 0 and {limit}",
             .russian: "{field} вне диапазона: допустимо от 0 до {limit}",

@@ -26,8 +26,12 @@ enum FeedDocument {
         }
         return try entries.enumerated().map { (index, entry) throws(DomainError) in
             try checked(entry.text, index)
-            if let author = entry.author, TextRules.isBlank(author.name) {
-                throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].author")
+            if let author = entry.author {
+                do {
+                    try Author.check(name: author.name, field: "author.name")
+                } catch {
+                    throw .upstreamUnavailable(reason: .malformedResponse, detail: "messages[\(index)].author")
+                }
             }
             return FeedMessage(
                 id: entry.id?.text, text: entry.text, sentAt: entry.sentAt?.milliseconds,

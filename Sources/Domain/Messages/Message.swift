@@ -14,9 +14,7 @@ public struct Message: Sendable, Equatable {
 
     static func check(text: String, field: String = "text") throws(DomainError) {
         if TextRules.isBlank(text) { throw .validation(reason: .emptyMessage, field: field) }
-        if TextRules.exceeds(text, maximumTextLength) {
-            throw .validation(reason: .messageTooLong, field: field, limit: Int64(maximumTextLength))
-        }
+        try TextRules.check(text, field: field, characters: maximumTextLength, reason: .messageTooLong)
     }
 }
 
@@ -31,9 +29,20 @@ public struct Author: Sendable, Equatable {
         self.avatarURL = Self.acceptedAvatarURL(avatarURL)
     }
 
+    /// The longest name, in characters.
+    public static let maximumNameLength = 200
+    /// The longest avatar URL kept, in bytes (a longer one is dropped, as a malformed one is).
+    public static let maximumAvatarURLBytes = 2048
+
+    /// A name is not blank and within ``maximumNameLength`` (`titleTooLong` past it).
+    static func check(name: String, field: String) throws(DomainError) {
+        if TextRules.isBlank(name) { throw .validation(reason: .emptyTitle, field: field) }
+        try TextRules.check(name, field: field, characters: maximumNameLength, reason: .titleTooLong)
+    }
+
     /// `url` when it is an absolute http or https URL with a host; anything else becomes `nil`.
     public static func acceptedAvatarURL(_ url: String?) -> String? {
-        guard let url, let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased(),
+        guard let url, url.utf8.count <= maximumAvatarURLBytes, let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased(),
             scheme == "http" || scheme == "https"
         else { return nil }
         let rest = url.dropFirst(scheme.count + 1)

@@ -11,8 +11,8 @@ public struct PhotoNote: Sendable, Equatable {
     public static let maximumCaptionLength = 1000
 
     static func checkCaption(_ caption: String?) throws(DomainError) {
-        if let caption, TextRules.exceeds(caption, maximumCaptionLength) {
-            throw .validation(reason: .captionTooLong, field: "caption", limit: Int64(maximumCaptionLength))
+        if let caption {
+            try TextRules.check(caption, field: "caption", characters: maximumCaptionLength, reason: .captionTooLong)
         }
     }
 }

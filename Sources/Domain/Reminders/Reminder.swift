@@ -18,12 +18,8 @@ public struct Reminder: Sendable, Equatable {
     public static let maximumMemoLength = 100_000
 
     static func check(title: String?, memo: String?) throws(DomainError) {
-        if let title, TextRules.exceeds(title, maximumTitleLength) {
-            throw .validation(reason: .titleTooLong, field: "title", limit: Int64(maximumTitleLength))
-        }
-        if let memo, TextRules.exceeds(memo, maximumMemoLength) {
-            throw .validation(reason: .memoTooLong, field: "memo", limit: Int64(maximumMemoLength))
-        }
+        if let title { try TextRules.check(title, field: "title", characters: maximumTitleLength, reason: .titleTooLong) }
+        if let memo { try TextRules.check(memo, field: "memo", characters: maximumMemoLength, reason: .memoTooLong) }
     }
 }
 

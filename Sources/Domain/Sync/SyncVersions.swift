@@ -60,7 +60,10 @@ extension SyncVersion {
 /// `text (conflict)`, kept within `limit` characters.
 func conflictMarked(_ text: String, limit: Int) -> String {
     let mark = " (conflict)"
-    return String(text.prefix(limit - mark.count)) + mark
+    var kept = text.prefix(limit - mark.count)
+    // Within the field's bytes too (TextRules): a text at its byte limit gives up characters for the mark.
+    while kept.utf8.count + mark.utf8.count > TextRules.byteLimit(characters: limit) { kept = kept.dropLast() }
+    return String(kept) + mark
 }
 
 private func checked<T>(_ field: String, _ body: () throws(DomainError) -> T) throws(DomainError) -> T {
