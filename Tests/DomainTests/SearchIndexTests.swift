@@ -382,3 +382,68 @@ struct SplitMix {
         return value ^ (value >> 31)
     }
 }
+
+/// Search on repetitive text: a term is asked of FTS5 only up to where its trigrams repeat and checked whole
+/// on the text, so a run of one letter costs what the document's length does, and the answers stay exact.
+@Suite struct SearchRepetitiveTextTests {
+    static func store() throws -> DataStore {
+        try DataStore(path: nil, clock: ManualClock(), ids: SequentialIDGenerator())
+    }
+
+    @Test func aRunOfOneLetterIsFoundOnlyWhereItIsLongEnough() throws {
+        let store = try Self.store()
+        let long = try store.notes.create(NoteDraft(title: "long", content: String(repeating: "w", count: 100_000)))
+        let short = try store.notes.create(NoteDraft(title: "short", content: "a " + String(repeating: "w", count: 63) + " b"))
+        #expect(try store.search.search(String(repeating: "w", count: 64)).map(\.id) == [long.id])
+        #expect(Set(try store.search.search(String(repeating: "w", count: 63)).map(\.id)) == [long.id, short.id])
+        #expect(try store.search.search(String(repeating: "W", count: 64)).map(\.id) == [long.id], "case is ignored")
+        let hit = try #require(try store.search.search(String(repeating: "w", count: 40)).first { $0.id == short.id })
+        #expect(hit.snippet.contains("**" + String(repeating: "w", count: 40) + "**"), "\(hit.snippet)")
+    }
+
+    @Test func aRepeatedPairMatchesOnlyTheWholeTerm() throws {
+        let store = try Self.store()
+        let pairs = try store.notes.create(NoteDraft(title: "pairs", content: String(repeating: "ab", count: 50_000)))
+        let almost = try store.notes.create(NoteDraft(title: "almost", content: String(repeating: "ab", count: 31) + "x"))
+        #expect(try store.search.search(String(repeating: "ab", count: 32)).map(\.id) == [pairs.id])
+        #expect(Set(try store.search.search("abab").map(\.id)) == [pairs.id, almost.id])
+        // A term that repeats a trigram after something else: the whole of it must be in the text.
+        #expect(try store.search.search("xabcabcab").isEmpty)
+        let mixed = try store.notes.create(NoteDraft(content: "go xabcabcab go"))
+        #expect(try store.search.search("xabcabcab").map(\.id) == [mixed.id])
+    }
+
+    @Test func theSamePrefixOfTwoTermsIsAskedOnce() {
+        #expect(SearchIndex.distinctPrefix(String(repeating: "w", count: 5)) == ("www", false))
+        #expect(SearchIndex.distinctPrefix("abcabc") == ("abcab", false))
+        #expect(SearchIndex.distinctPrefix("harbour") == ("harbour", true))
+        #expect(SearchIndex.distinctPrefix("AAa") == ("AAa", true))
+        #expect(SearchIndex.distinctPrefix("aAaA") == ("aAa", false), "compared ignoring case, as FTS5 does")
+    }
+
+    @Test func aWordOrAQueryPastItsBoundIsAnInvalidArgument() throws {
+        let store = try Self.store()
+        #expect(throws: DomainError.invalidArgument(field: "query", expected: "words of at most 64 characters")) {
+            try store.search.search(String(repeating: "w", count: 65))
+        }
+        #expect(throws: DomainError.invalidArgument(field: "query", expected: "at most 1024 bytes")) {
+            try store.search.search("a" + String(repeating: "\u{301}", count: 600))
+        }
+        _ = try store.search.search(String(repeating: "w", count: 64))
+    }
+
+    @Test func aSnippetScansAMegabyteOnceAndMarksWithinReach() throws {
+        let text = String(repeating: "w", count: 1_000_000)
+        let snippet = try #require(SearchIndex.snippet(of: text, terms: [String(repeating: "w", count: 64)]))
+        #expect(snippet.hasPrefix("**" + String(repeating: "w", count: 64) + "**"))
+        #expect(snippet.hasSuffix("…"))
+        // A match beyond the reach is not looked for: the text's beginning stands in.
+        let far = String(repeating: "x ", count: SearchIndex.snippetReach) + "needle"
+        #expect(SearchIndex.snippet(of: far, terms: ["needle"]) == nil)
+        #expect(SearchIndex.snippet(title: "t", body: far, terms: ["needle"]).hasPrefix("x x x"))
+        // Never a cut inside a character: an accent stays with its letter.
+        let accents = String(repeating: "e\u{301}", count: 40) + " target"
+        let cut = try #require(SearchIndex.snippet(of: accents, terms: ["target"]))
+        #expect(!cut.dropFirst().unicodeScalars.first!.properties.isGraphemeExtend, "\(cut)")
+    }
+}

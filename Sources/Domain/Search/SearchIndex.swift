@@ -29,6 +29,9 @@ public final class SearchIndex {
     public static let defaultLimit = 20
     /// The most words a query may have.
     public static let maximumTerms = 32
+    /// The longest word of a query, in characters, and the longest query, in bytes of UTF-8.
+    public static let maximumTermLength = 64
+    public static let maximumQueryBytes = 1024
     public static let maximumLimit = 100
     static let mark = "**"
 
@@ -218,16 +221,33 @@ public final class SearchIndex {
         _ query: String, domains: Set<ChangeDomain>? = nil, limit: Int = defaultLimit,
         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(DomainError) -> [SearchHit] {
-        let terms = query.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard query.utf8.count <= Self.maximumQueryBytes else {
+            throw .invalidArgument(field: "query", expected: "at most \(Self.maximumQueryBytes) bytes")
+        }
+        var terms: [String] = []
+        for term in query.split(whereSeparator: { $0.isWhitespace }).map(String.init) where !terms.contains(term) {
+            terms.append(term)
+        }
         guard !terms.isEmpty else { return [] }
         guard terms.count <= Self.maximumTerms else {
             throw .invalidArgument(field: "query", expected: "at most \(Self.maximumTerms) words")
         }
-        let long = terms.filter { $0.unicodeScalars.count >= 3 }
-        let short = terms.filter { $0.unicodeScalars.count < 3 }
+        guard terms.allSatisfy({ $0.count <= Self.maximumTermLength }) else {
+            throw .invalidArgument(field: "query", expected: "words of at most \(Self.maximumTermLength) characters")
+        }
+        var long: [String] = []
         var values: [SQLValue] = []
         var conditions: [String] = []
-        for term in short {
+        for term in terms {
+            // FTS5 matches a term as the phrase of its trigrams. Only the part before a trigram repeats is
+            // asked of it: a phrase that repeats a trigram reads that trigram's positions once per repeat (a
+            // term of 5,000 "w" in a text of a million took gigabytes), while one of distinct trigrams reads
+            // at most as many positions as the document has. The whole term is then checked on the text.
+            let (phrase, whole) = Self.distinctPrefix(term)
+            if phrase.unicodeScalars.count >= 3 {
+                if !long.contains(phrase) { long.append(phrase) }
+                if whole { continue }
+            }
             values.append(.text("%" + Self.escapeLike(term) + "%"))
             conditions.append("(d.title LIKE ?\(values.count) ESCAPE '\\' OR d.body LIKE ?\(values.count) ESCAPE '\\')")
         }
@@ -248,7 +268,7 @@ public final class SearchIndex {
             if long.isEmpty {
                 values.append(.integer(Int64(limit)))
                 searchSQL = """
-                    SELECT d.domain, d.entity_id, d.title, d.body, NULL FROM search_documents AS d
+                    SELECT d.domain, d.entity_id, d.title, d.body FROM search_documents AS d
                     WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT ?\(values.count)
                     """
             } else {
@@ -298,15 +318,11 @@ public final class SearchIndex {
                         """
                     order = "best.score"
                 }
-                // Snippets: FTS5's for exactly ranked hits; for a very common query a match lookup per hit would
-                // cost more than the ranking, so the hits' own text is marked here instead.
-                let snippet = common == nil ? "snippet(search_index, -1, '\(Self.mark)', '\(Self.mark)', '…', 16)" : "NULL"
-                let fts = common == nil ? "CROSS JOIN search_index ON search_index.rowid = best.id" : ""
+                // Snippets are made from the hits' own text (SearchIndex+Snippet.swift), not by FTS5.
                 searchSQL = """
                     WITH \(best)
-                    SELECT d.domain, d.entity_id, d.title, d.body, \(snippet)
-                    FROM best \(fts) CROSS JOIN search_documents AS d ON d.id = best.id
-                    \(common == nil ? "WHERE \(match)" : "") ORDER BY \(order)
+                    SELECT d.domain, d.entity_id, d.title, d.body
+                    FROM best CROSS JOIN search_documents AS d ON d.id = best.id ORDER BY \(order)
                     """
             }
             var hits: [SearchHit] = []
@@ -314,12 +330,30 @@ public final class SearchIndex {
                 let domain = try stored(ChangeDomain.self, row.text(0))
                 let title = row.text(2)
                 let body = row.text(3)
-                let snippet = row.textOrNil(4) ?? Self.snippet(title: title, body: body, terms: terms)
+                let snippet = Self.snippet(title: title, body: body, terms: terms)
                 hits.append(
                     SearchHit(domain: domain, id: row.text(1), title: Self.displayTitle(domain, title: title, body: body), snippet: snippet))
             }
             return hits
         }
+    }
+
+    /// The longest beginning of `term` whose trigrams (compared as FTS5's trigram tokenizer compares them,
+    /// ignoring case) are all different, and whether that is the whole term.
+    static func distinctPrefix(_ term: String) -> (String, whole: Bool) {
+        let scalars = Array(term.unicodeScalars)
+        let folded = scalars.map(fold)
+        var seen: Set<[UInt32]> = []
+        var index = 0
+        while index + 3 <= folded.count {
+            if !seen.insert(Array(folded[index..<index + 3])).inserted {
+                var prefix = String.UnicodeScalarView()
+                prefix.append(contentsOf: scalars[0..<index + 2])
+                return (String(prefix), false)
+            }
+            index += 1
+        }
+        return (term, true)
     }
 
     /// An FTS5 string literal: the term is searched for as it is, whatever characters it holds.
@@ -340,8 +374,9 @@ public final class SearchIndex {
     /// notes) the first line of the text, shortened.
     static func displayTitle(_ domain: ChangeDomain, title: String, body: String) -> String {
         let source = (domain == .diary || domain == .messages || TextRules.isBlank(title)) ? body : title
-        let firstLine = source.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return firstLine.count > 80 ? String(firstLine.prefix(79)) + "…" : firstLine
+        let start = source.prefix(81)
+        let firstLine = start.prefix { !$0.isNewline }
+        return firstLine.count > 80 ? String(firstLine.prefix(79)) + "…" : String(firstLine)
     }
 }
 
