@@ -8,16 +8,33 @@ struct ChangeNotifier {
     let session: Session
     let logger: Logger
 
+    /// The most changes a subscription is sent one by one: a connection further behind than this (another
+    /// process imported 100,000 notes) is sent one `resync` instead, and reads again what it shows.
+    static let backlogLimit: Int64 = 500
+
     /// Appends the pending notifications to `output` (whole lines, after the answers already there),
-    /// handing `output` to `write` whenever it holds a megabyte or more, so a burst of changes (a large
-    /// import) is never held whole.
+    /// handing `output` to `write` whenever it holds a megabyte or more. At most ``backlogLimit`` changes
+    /// are read per call, so a burst of changes never holds the loop (or the answers after it) for long.
     func deliver(into output: inout JSONWriter, write: (inout JSONWriter) -> Void) {
         guard let subscription = session.subscription else { return }
         do {
-            while true {
+            let newest = try store.changes.latestSequence()
+            guard newest > subscription.lastSequence else { return }
+            if newest - subscription.lastSequence > Self.backlogLimit {
+                output.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"resync\",\"params\":")
+                output.write(
+                    JSONValue.object([
+                        "since": .string(ChangeLog.cursor(after: subscription.lastSequence)),
+                        "cursor": .string(ChangeLog.cursor(after: newest)),
+                    ]))
+                output.writeRaw("}\n")
+                subscription.lastSequence = newest
+                return
+            }
+            while subscription.lastSequence < newest {
                 let events = try store.changes.events(after: subscription.lastSequence, limit: 256)
                 guard !events.isEmpty else { return }
-                for event in events {
+                for event in events where event.sequence <= newest {
                     subscription.lastSequence = event.sequence
                     if let domains = subscription.domains, !domains.contains(event.domain) { continue }
                     output.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"changed\",\"params\":")

@@ -53,3 +53,62 @@ import Testing
         #expect(Self.peakMiB(server) < Self.memoryBound, "peak \(Self.peakMiB(server)) MiB")
     }
 }
+
+/// A subscriber behind another process's bulk change gets one `resync`, not a notification per change, and
+/// goes on answering and notifying as before.
+@Suite struct SubscriberBacklogTests {
+    @Test func aBulkImportElsewhereIsOneResyncAndDelaysNoAnswer() throws {
+        let path = NotesEndToEndTests.temporaryDatabase()
+        let writer = try SatchelProcess(["--db", path])
+        let subscriber = try SatchelProcess(["--db", path])
+        let subscribed = try #require(subscriber.call(request(1, "changes.subscribe"))?["result"]?["cursor"])
+        // 2,000 notes in two batches of the most a batch holds: far more changes than a subscription is sent
+        // one by one.
+        let batch = (0..<2_000).map { request($0 + 10, "notes.create", ["title": .string("bulk \($0)")]) }
+        writer.send(Array(("[" + batch[..<1_000].joined(separator: ",") + "]\n[" + batch[1_000...].joined(separator: ",") + "]\n").utf8))
+        #expect(writer.readMessage(timeout: 60)?.arrayValue?.count == 1_000)
+        #expect(writer.readMessage(timeout: 60)?.arrayValue?.count == 1_000)
+        // The subscriber's next lines: one resync (from the cursor it had to the newest change), and a ping's
+        // answer right behind it; no `changed` for the bulk.
+        var lines: [JSONValue] = []
+        let deadline = Date().addingTimeInterval(20)
+        while !lines.contains(where: { $0["method"] == "resync" }), Date() < deadline {
+            if let message = subscriber.readMessage(timeout: 1) { lines.append(message) }
+        }
+        // (The two batches may be two commits, seen apart: then two resyncs, the second from the first's cursor.)
+        while let message = subscriber.readMessage(timeout: 0.5) { lines.append(message) }
+        let started = Date()
+        let pong = subscriber.call(request(2, "ping"))
+        #expect(pong?["result"] == [:])
+        #expect(Date().timeIntervalSince(started) < BoundedWorkTests.pingBound)
+        #expect(lines.filter { $0["method"] == "changed" }.isEmpty, "\(lines.count) lines")
+        let resyncs = lines.filter { $0["method"] == "resync" }
+        try #require(!resyncs.isEmpty)
+        #expect(resyncs.first?["params"]?["since"] == subscribed)
+        for (earlier, later) in zip(resyncs, resyncs.dropFirst()) {
+            #expect(later["params"]?["since"] == earlier["params"]?["cursor"])
+        }
+        let cursor = try #require(resyncs.last?["params"]?["cursor"])
+        // Walking the skipped changes from `since` reaches `cursor` with the bulk's 2,000 creates.
+        var walked = 0
+        var next: JSONValue = subscribed
+        for round in 0..<40 {
+            let page = try #require(subscriber.call(request(100 + round, "changes.since", ["cursor": next, "limit": 1000]))?["result"])
+            walked += page["events"]?.arrayValue?.count ?? 0
+            next = try #require(page["nextCursor"])
+            if page["hasMore"] == false { break }
+        }
+        #expect(walked == 2_000)
+        #expect(next == cursor)
+        // A single change afterwards is a `changed` again.
+        #expect(writer.call(request(5_000, "notes.create", ["title": "one more"]))?["result"] != nil)
+        var after: JSONValue? = nil
+        while after == nil, let message = subscriber.readMessage(timeout: 5) {
+            if message["method"] == "changed" { after = message }
+        }
+        #expect(after?["params"]?["entity"]?["title"] == "one more")
+        // And it ends at once when its input closes.
+        subscriber.closeInput()
+        #expect(subscriber.waitForExit(timeout: 10) == 0)
+    }
+}
