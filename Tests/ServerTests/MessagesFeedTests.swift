@@ -228,3 +228,39 @@ import Darwin
         #expect(notes.allSatisfy { $0["progressToken"] == 42 && $0["total"] == 5 })
     }
 }
+
+/// A feed is bounded: its answer in bytes, its whole answer in time, and what is taken of it in messages.
+@Suite struct BoundedFeedTests {
+    typealias Feed = MessagesFeedTests.FeedServer
+
+    @Test func anEndlessBodyIsCutAtEightMebibytes() throws {
+        let feed = try Feed(["10", "--endless", "fast"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url, "--feed-timeout", "60"])
+        let answer = MessagesFeedTests.loadMore(server, 1)
+        #expect(answer?["error"]?["code"] == -32004)
+        #expect(answer?["error"]?["data"]?["reason"] == "responseTooLarge")
+        #expect(BoundedWorkTests.peakMiB(server) < BoundedWorkTests.memoryBound)
+        #expect(server.call(request(2, "messages.list"))?["result"]?["items"] == [])
+    }
+
+    @Test func theTimeoutIsADeadlineForTheWholeBody() throws {
+        let feed = try Feed(["10", "--endless", "slow"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url, "--feed-timeout", "1"])
+        let started = Date()
+        let answer = MessagesFeedTests.loadMore(server, 1)
+        #expect(answer?["error"]?["data"]?["reason"] == "timeout")
+        #expect(Date().timeIntervalSince(started) < 5, "a trickling body ends at the deadline")
+    }
+
+    @Test func aFeedAnsweringFarMoreThanAskedGivesOnlyTheLimit() throws {
+        // 3,000 messages of 1,000 characters (about 3 MB) to `limit: 20`.
+        let feed = try Feed(["3000", "--ignore-limit", "--text-size", "1000"])
+        let server = try SatchelProcess(["--memory", "--messages-feed", feed.url])
+        let first = MessagesFeedTests.loadMore(server, 1)
+        #expect(first?["result"]?["items"]?.arrayValue?.count == 20)
+        let second = MessagesFeedTests.loadMore(server, 2)
+        #expect(second?["result"]?["items"]?.arrayValue?.first?["text"]?.stringValue?.hasPrefix("message 20") == true)
+        #expect(server.call(request(3, "messages.list", ["limit": 100]))?["result"]?["items"]?.arrayValue?.count == 40)
+        #expect(feed.requests() == ["0 20 200", "20 20 200"])
+    }
+}

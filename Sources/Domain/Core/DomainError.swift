@@ -12,7 +12,7 @@ public enum Reason: String, Sendable, CaseIterable {
     case noFileAccess, outsideClientRoots, outsideFilesRoot
     case notAuthor
     // The upstream feed (-32004).
-    case connectionFailed, timeout, httpStatus, malformedResponse, invalidMessage
+    case connectionFailed, timeout, httpStatus, malformedResponse, invalidMessage, responseTooLarge
     // Sync with PostgreSQL (-32004 too).
     case syncOff, syncUnreachable, syncSchema, syncRefused
     // The database (-32005).

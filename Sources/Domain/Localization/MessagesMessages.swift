@@ -31,6 +31,11 @@ enum MessagesMessages {
             .russian: "Сервер сообщений прислал некорректный ответ; ничего не загружено",
             .japanese: "メッセージサーバーの応答を読み取れません。何も読み込まれていません",
         ],
+        "responseTooLarge": [
+            .english: "The message server sent far more than was asked for; nothing was loaded",
+            .russian: "Сервер сообщений прислал намного больше, чем запрошено; ничего не загружено",
+            .japanese: "メッセージサーバーが要求よりはるかに多くのデータを送りました。何も読み込まれていません",
+        ],
         "invalidMessage": [
             .english: "The message server sent a message that breaks the rules; nothing was loaded",
             .russian: "Сервер сообщений прислал недопустимое сообщение; ничего не загружено",

@@ -117,6 +117,8 @@ private struct LibCurl: @unchecked Sendable {
     /// What a transfer's callbacks write into.
     private final class Received {
         var body: [UInt8] = []
+        /// Set when the body grew past ``maximumFeedAnswerBytes``: the transfer was ended there.
+        var tooLarge = false
     }
 
     /// `GET url` (redirects followed, http and https only), answered within `timeout` seconds: the status and
@@ -146,6 +148,10 @@ private struct LibCurl: @unchecked Sendable {
         let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
             bytes, size, count, context in
             let received = Unmanaged<Received>.fromOpaque(context!).takeUnretainedValue()
+            guard received.body.count + size * count <= maximumFeedAnswerBytes else {
+                received.tooLarge = true
+                return 0  // curl ends the transfer (CURLE_WRITE_ERROR)
+            }
             received.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: size * count))
             return size * count
         }
@@ -170,10 +176,18 @@ private struct LibCurl: @unchecked Sendable {
             cancellation.onCancel { [multiWakeup] in waking.withLock { handle in _ = handle.map { multiWakeup($0.multi) } } }
             defer { cancellation.onCancel {} }
             guard multiAddHandle(multi, easy) == CURLM_OK else { return CURLE_FAILED_INIT }
+            // The deadline is for the whole answer, body included, kept here too (curl's own timeout is the same
+            // figure): a body that trickles in forever ends at it.
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let deadline = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + Double(milliseconds) / 1000
             var running: Int32 = 1
             while running > 0 && !cancellation.isCancelled {
                 guard multiPerform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
-                if running > 0 { _ = multiPoll(multi, nil, 0, 1000, nil) }
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                let left = deadline - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+                if running > 0 && left <= 0 { return CURLE_OPERATION_TIMEDOUT }
+                if running > 0 { _ = multiPoll(multi, nil, 0, Int32(max(1, min(1000, left * 1000))), nil) }
             }
             var left: Int32 = 0
             while let message = multiInfoRead(multi, &left) {
@@ -183,6 +197,9 @@ private struct LibCurl: @unchecked Sendable {
         }
         _ = satchel_curl_setopt_pointer(easySetopt, easy, CURLOPT_ERRORBUFFER, nil)
         if cancellation.isCancelled { throw .upstreamUnavailable(reason: .connectionFailed, detail: "cancelled") }
+        if received.tooLarge {
+            throw .upstreamUnavailable(reason: .responseTooLarge, detail: "an answer larger than \(maximumFeedAnswerBytes) bytes")
+        }
         if result == CURLE_OPERATION_TIMEDOUT {
             throw .upstreamUnavailable(reason: .timeout, detail: "no answer within \(timeout) s")
         }

@@ -70,6 +70,10 @@ public struct FeedMessage: Sendable, Equatable {
 
 /// Where older messages come from: asked for `limit` messages after the first `offset` (newest first).
 /// Asked on a thread of its own while the server goes on serving.
+/// The most bytes a feed's answer may have (its body as sent, or a feed file): past it the load fails with
+/// `responseTooLarge` and nothing of it is kept, so an endless body costs no more than this.
+public let maximumFeedAnswerBytes = 8 << 20
+
 public protocol MessageFeed: AnyObject, Sendable {
     /// A stable name for the feed, so that what was consumed from one feed is not counted for another.
     var identity: String { get }

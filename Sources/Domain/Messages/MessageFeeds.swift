@@ -16,6 +16,10 @@ public final class FileMessageFeed: MessageFeed {
     }
 
     public func fetch(offset: Int, limit: Int, cancellation: Cancellation) throws(DomainError) -> [FeedMessage] {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maximumFeedAnswerBytes else {
+            throw .upstreamUnavailable(reason: .responseTooLarge, detail: "\(path) is larger than \(maximumFeedAnswerBytes) bytes")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .upstreamUnavailable(reason: .connectionFailed, detail: "cannot read \(path)")
         }

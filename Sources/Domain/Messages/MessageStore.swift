@@ -170,7 +170,9 @@ public struct FeedLoad: Sendable {
     public let offset: Int
     public let limit: Int
 
+    /// The batch: at most `limit` messages, whatever the feed answered (a feed that answers 5,000 to
+    /// `limit: 20` gives 20, and the next load asks from there).
     public func fetch(_ cancellation: Cancellation = Cancellation()) throws(DomainError) -> [FeedMessage] {
-        try feed.fetch(offset: offset, limit: limit, cancellation: cancellation)
+        Array(try feed.fetch(offset: offset, limit: limit, cancellation: cancellation).prefix(limit))
     }
 }
