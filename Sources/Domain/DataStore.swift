@@ -93,9 +93,21 @@ public final class DataStore {
         group.arm()
     }
 
+    /// When a failure (a full disk) rolled the write group back since it was armed, why: everything done in
+    /// it is undone. The group is armed afresh for what comes next. `nil` when it was not.
+    public func takeLostWriteGroup() -> DomainError? {
+        group.takeLoss().map { DomainError($0) }
+    }
+
     /// Commits the write group. When the commit fails, everything in the group was rolled back.
     public func commitWriteGroup() throws(DomainError) {
         try storage { try group.commit() }
+    }
+
+    /// Before a clean exit: the database file alone is made to hold everything (``Database/checkpoint()``),
+    /// so that a copy of it is a whole backup.
+    public func close() {
+        database.checkpoint()
     }
 
     /// The schema version of the open database.

@@ -113,5 +113,7 @@ case .serve(let configuration):
     let driver = sync.map { SyncDriver(service: $0, store: store, dispatcher: dispatcher, logger: logger) }
     let loop = ServerLoop(
         dispatcher: dispatcher, store: store, output: output, signals: signals, logger: logger, sync: driver)
-    exit(loop.run())
+    let code = loop.run()
+    store.close()
+    exit(code)
 }

@@ -161,3 +161,51 @@ import Testing
     }
 }
 
+
+/// A failure that makes SQLite roll the group's transaction back (a full disk, an I/O error): its cause is
+/// what the group reports, once, and what comes after runs in a transaction of its own.
+@Suite struct LostGroupTests {
+    @Test func aFullDiskIsDiskFullNotAGenericFailure() throws {
+        try DomainTestSupport.withTemporaryDirectory { directory in
+            let store = try DomainTestSupport.openStore(path: directory + "/full.sqlite")
+            // SQLite's own page limit stands in for a full disk: the same SQLITE_FULL.
+            let pages = try #require(try store.database.scalarInteger("PRAGMA page_count"))
+            _ = try store.database.scalarInteger("PRAGMA max_page_count = \(pages + 2)")
+            store.beginWriteGroup()
+            // (The new note's row is held and written at the commit: the commit meets the full disk.)
+            do {
+                _ = try store.notes.create(NoteDraft(title: "big", content: String(repeating: "x", count: 100_000)))
+                try store.commitWriteGroup()
+                Issue.record("the write fitted")
+            } catch {
+                guard case .storage(let reason, _)? = error as? DomainError else { throw error }
+                #expect(reason == .diskFull)
+            }
+        }
+    }
+
+    @Test func aRolledBackGroupTellsItsCauseOnceAndTheNextWriteStandsAlone() throws {
+        try DomainTestSupport.withTemporaryDirectory { directory in
+            let store = try DomainTestSupport.openStore(path: directory + "/lost.sqlite")
+            let kept = try store.notes.create(NoteDraft(title: "kept"))
+            // A trigger that rolls the whole transaction back stands in for SQLite doing so on a full disk.
+            try store.database.execute(
+                "CREATE TEMP TRIGGER fail AFTER UPDATE ON notes WHEN NEW.title = 'fail' BEGIN SELECT RAISE(ROLLBACK, 'gone'); END")
+            store.beginWriteGroup()
+            let before = try store.notes.create(NoteDraft(title: "in the group"))
+            #expect(throws: DomainError.self) { try store.notes.update(id: kept.id, NoteChanges(title: "fail")) }
+            let cause = try #require(store.takeLostWriteGroup())
+            guard case .storage(_, let detail) = cause else {
+                Issue.record("\(cause)")
+                return
+            }
+            #expect(detail.contains("gone"), "the cause, not a generic rollback: \(detail)")
+            #expect(store.takeLostWriteGroup() == nil, "told once")
+            let after = try store.notes.create(NoteDraft(title: "after"))
+            try store.commitWriteGroup()
+            #expect(throws: DomainError.notFound(kind: "note", id: before.id)) { try store.notes.get(id: before.id) }
+            #expect(try store.notes.get(id: after.id).title == "after")
+            #expect(try store.notes.get(id: kept.id).title == "kept")
+        }
+    }
+}

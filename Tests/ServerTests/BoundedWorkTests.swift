@@ -112,3 +112,102 @@ import Testing
         #expect(subscriber.waitForExit(timeout: 10) == 0)
     }
 }
+
+/// The database file under a running server: removed, replaced, write-protected; and what a clean exit
+/// leaves in it.
+@Suite struct StorageUnderfootTests {
+    static func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "satchel-underfoot-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func titles(_ path: String) throws -> [String] {
+        let server = try SatchelProcess(["--db", path])
+        let items = server.call(request(1, "notes.list", ["limit": 500]))?["result"]?["items"]?.arrayValue ?? []
+        return items.compactMap { $0["title"]?.stringValue }
+    }
+
+    @Test func aDatabaseRemovedUnderfootRefusesTheNextWriteInWords() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/db.sqlite"
+        let server = try SatchelProcess(["--db", path])
+        #expect(server.call(request(1, "notes.create", ["title": "before"]))?["result"] != nil)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for id in 2...6 {
+            let answer = server.call(request(id, "notes.create", ["title": .string("after \(id)")]))
+            #expect(answer?["error"]?["data"]?["reason"] == "databaseMoved", "\(String(describing: answer))")
+        }
+        #expect(server.call(request(7, "ping"))?["result"] == [:], "still serving")
+        server.closeInput()
+        #expect(server.waitForExit() == 0)
+        #expect(server.standardError().contains("removed, moved or replaced"))
+        #expect(try Self.titles(path) == [], "nothing was acknowledged that is not stored")
+    }
+
+    @Test func aDatabaseReplacedUnderfootKeepsTheReplacementWhole() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/db.sqlite"
+        let server = try SatchelProcess(["--db", path])
+        for id in 1...10 { #expect(server.call(request(id, "notes.create", ["title": .string("old \(id)")]))?["result"] != nil) }
+        // Another database, made and closed elsewhere, is put in its place; the old log stays beside it.
+        let other = folder + "/other.sqlite"
+        let maker = try SatchelProcess(["--db", other])
+        for id in 1...3 { #expect(maker.call(request(id, "notes.create", ["title": .string("new \(id)")]))?["result"] != nil) }
+        maker.closeInput()
+        #expect(maker.waitForExit() == 0)
+        #expect(rename(other, path) == 0)
+        let answer = server.call(request(20, "notes.create", ["title": "lost"]))
+        #expect(answer?["error"]?["data"]?["reason"] == "databaseMoved")
+        server.closeInput()
+        #expect(server.waitForExit() == 0)
+        #expect(Set(try Self.titles(path)) == ["new 1", "new 2", "new 3"], "the replacement's notes, and only them")
+        let check = try SatchelProcess(["--db", path])
+        #expect(check.call(request(1, "server.info"))?["result"]?["counts"]?["notes"] == 3)
+    }
+
+    @Test func aCleanExitLeavesEverythingInTheDatabaseFileAlone() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/db.sqlite"
+        let server = try SatchelProcess(["--db", path])
+        for id in 1...10 { #expect(server.call(request(id, "notes.create", ["title": .string("note \(id)")]))?["result"] != nil) }
+        server.closeInput()
+        #expect(server.waitForExit() == 0)
+        // A backup of the .sqlite file alone.
+        let backup = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: backup) }
+        try FileManager.default.copyItem(atPath: path, toPath: backup + "/db.sqlite")
+        #expect(try Self.titles(backup + "/db.sqlite").count == 10)
+    }
+
+    @Test func aWriteProtectedDatabaseServesEveryRead() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/db.sqlite"
+        // Root writes any file: then the server runs as `nobody`, for whom a mode of 0444 is read-only.
+        let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] : []
+        chmod(folder, 0o777)
+        let writer = try SatchelProcess(["--db", path], launcher: launcher)
+        #expect(writer.call(request(1, "notes.create", ["title": "harbour walk"]))?["result"] != nil)
+        #expect(writer.call(request(2, "search", ["query": "harbour"]))?["result"]?["hits"]?.arrayValue?.count == 1)
+        #expect(writer.call(request(3, "notes.create", ["title": "the pier"]))?["result"] != nil)
+        writer.closeInput()
+        #expect(writer.waitForExit() == 0)
+        #expect(chmod(path, 0o444) == 0)
+        let server = try SatchelProcess(["--db", path], launcher: launcher)
+        // A write and the reads behind it, in one chunk: the write is refused, the reads are answered.
+        server.send(
+            Array(
+                [
+                    request(1, "notes.create", ["title": "x"]), request(2, "notes.list"),
+                    request(3, "search", ["query": "harbour"]),
+                ].map { $0 + "\n" }.joined().utf8))
+        let answers = (0..<3).compactMap { _ in server.readMessage() }
+        #expect(answers.first?["error"]?["data"]?["reason"] == "readOnly")
+        #expect(answers.dropFirst().first?["result"]?["items"]?.arrayValue?.count == 2)
+        #expect(answers.last?["result"]?["hits"]?.arrayValue?.count == 1)
+    }
+}

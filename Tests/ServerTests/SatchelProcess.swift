@@ -30,11 +30,18 @@ final class SatchelProcess {
         return Bundle.main.bundleURL.appendingPathComponent("satchel")
     }
 
-    init(_ arguments: [String] = ["--memory"], environment: [String: String] = [:]) throws {
+    /// `launcher`: a command that runs the binary (given as its last argument), such as `setpriv` to run it
+    /// as another user.
+    init(_ arguments: [String] = ["--memory"], environment: [String: String] = [:], launcher: [String] = []) throws {
         // A server that dies (as some tests make it) must not take the test runner with it.
         signal(SIGPIPE, SIG_IGN)
-        process.executableURL = Self.binaryURL
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(launcher.dropFirst()) + [Self.binaryURL.path] + arguments
+        } else {
+            process.executableURL = Self.binaryURL
+            process.arguments = arguments
+        }
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
         process.environment = merged

@@ -16,7 +16,7 @@ public enum Reason: String, Sendable, CaseIterable {
     // Sync with PostgreSQL (-32004 too).
     case syncOff, syncUnreachable, syncSchema, syncRefused
     // The database (-32005).
-    case diskFull, readOnly, databaseBusy, databaseCorrupt, ioError, cannotOpen, storageError
+    case diskFull, readOnly, databaseBusy, databaseCorrupt, ioError, cannotOpen, storageError, databaseMoved
 }
 
 /// Why a domain operation refused or failed. The server maps each case to one JSON-RPC code.

@@ -31,6 +31,11 @@ enum CommonMessages {
             .russian: "Диск заполнен; ничего не сохранено",
             .japanese: "ディスクがいっぱいです。何も保存されていません",
         ],
+        "databaseMoved": [
+            .english: "The database file was moved, replaced or deleted while Satchel was running; nothing was saved. Restart Satchel",
+            .russian: "Файл базы данных перемещён, заменён или удалён во время работы Satchel; ничего не сохранено. Перезапустите Satchel",
+            .japanese: "Satchel の実行中にデータベースファイルが移動、置換、または削除されました。何も保存されていません。Satchel を再起動してください",
+        ],
         "readOnly": [
             .english: "The database is read-only; nothing was saved",
             .russian: "База данных доступна только для чтения; ничего не сохранено",

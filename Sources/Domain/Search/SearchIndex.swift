@@ -87,7 +87,7 @@ public final class SearchIndex {
     @discardableResult
     public func catchUp(limit: Int = idleBatch, waiting: Bool = true) throws(DomainError) -> Progress {
         try storage {
-            guard try behind() else { return .upToDate }
+            guard !database.isReadOnly, try behind() else { return .upToDate }
             let more: Bool
             if waiting {
                 more = try group.transaction { try takeIn(limit) }
@@ -108,7 +108,9 @@ public final class SearchIndex {
     /// Brings the index fully up to date (in the current transaction, or a new one); `progress` hears
     /// (changes taken in, changes to take in) after each step.
     func catchUpFully(progress: (Int, Int) -> Void = { _, _ in }) throws {
-        guard try behind() else { return }
+        // A read-only database is searched as far as its index goes (changes made while it was writable
+        // and not searched since are not found).
+        guard !database.isReadOnly, try behind() else { return }
         try group.transaction {
             let from = try indexedThrough.integer() ?? 0
             let to = try newestChange.integer() ?? 0

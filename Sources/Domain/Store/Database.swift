@@ -45,6 +45,12 @@ public final class Database {
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Whether the database can only be read (its file is write-protected, or was opened so).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// The error of a write asked of a read-only database, before it has done anything.
+    static let readOnlyError = SQLiteError(code: SQLITE_READONLY, message: "the database file is read-only")
+
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
@@ -227,6 +233,7 @@ public final class Database {
     /// busy timeout instead of failing half-way); inside a transaction it is a savepoint. A store's
     /// mutations go through ``WriteGroup/transaction(undo:_:)`` instead, which joins an armed write group.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if isReadOnly { throw Self.readOnlyError }
         if isInTransaction { return try savepoint(body) }
         return try run(in: .immediate, body)
     }
@@ -289,8 +296,44 @@ public final class Database {
         transactionNumber &+= 1
     }
 
+    /// Commits the open transaction, unless the file at this connection's path is no longer the one it
+    /// opened (removed, moved, or replaced by another database): then nothing is written (a commit would go
+    /// to a file nobody will open again, or through the write-ahead log onto the replacing database) and the
+    /// error says why. A file that goes away during the commit itself fails it too, after the fact: nothing is
+    /// acknowledged that is not stored at the path.
     func commit() throws(SQLiteError) {
+        if fileHasMoved() {
+            rollback()
+            throw movedAway()
+        }
         try commitStatement.run()
+        if fileHasMoved() { throw movedAway() }
+    }
+
+    /// Whether the database file at ``path`` is not the file this connection has open (SQLite's
+    /// `SQLITE_FCNTL_HAS_MOVED`: the path is gone or names another file). In memory: never.
+    public func fileHasMoved() -> Bool {
+        guard path != nil else { return false }
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
+
+    /// The error of a write to a file that has moved away. The log this connection writes is emptied into
+    /// the file it has open (best effort), so that a database put in its place never meets frames of it.
+    private func movedAway() -> SQLiteError {
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        return SQLiteError(
+            code: SQLiteError.databaseMovedCode,
+            message: "the database file \(path ?? "") was removed, moved or replaced while satchel was running")
+    }
+
+    /// Copies everything in the write-ahead log into the database file and empties the log, waiting at most a
+    /// second for other connections' readers: after a clean exit the database file alone holds everything.
+    public func checkpoint() {
+        guard path != nil, !isReadOnly, !fileHasMoved() else { return }
+        sqlite3_busy_timeout(handle, 1_000)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 
     /// Rolls the open transaction back, if SQLite has not already done so.

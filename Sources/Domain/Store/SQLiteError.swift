@@ -7,6 +7,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public let sql: String?
 
+    /// `SQLITE_READONLY_DBMOVED` (a macro Swift does not import): the database file moved away.
+    static let databaseMovedCode: Int32 = SQLITE_READONLY | (4 << 8)
+
     /// The primary result code (the low byte of the extended one).
     public var primaryCode: Int32 { extendedCode & 0xFF }
 
@@ -33,6 +36,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// The stable reason reported to clients as `-32005 {reason}`.
     public var storageReason: Reason {
+        if extendedCode == Self.databaseMovedCode { return .databaseMoved }
         switch primaryCode {
         case SQLITE_FULL: return .diskFull
         case SQLITE_READONLY: return .readOnly

@@ -42,6 +42,9 @@ public final class WriteGroup: StatementObserver {
 
     let database: Database
     private var state = State.off
+    /// Why the group was lost (a full disk, an I/O error): what its commit, and anything that tries to join
+    /// it, reports.
+    private var lostCause: SQLiteError?
     /// Whether a mutation of the group is running (a transaction begun inside it is a savepoint in it).
     private var inMutation = false
     /// Whether a ``MutationUndo/wholeGroup`` mutation runs: rows it adds outside any savepoint are held.
@@ -92,14 +95,14 @@ public final class WriteGroup: StatementObserver {
     /// Commits the group's mutations, if there were any, and disarms it. When the commit fails, everything
     /// in the group is rolled back and the error is thrown: none of the group's mutations happened.
     public func commit() throws {
-        defer { state = .off }
+        defer { (state, lostCause) = (.off, nil) }
         switch state {
         case .off, .armed:
             return
         case .reading:
             endReadSnapshot()
         case .lost:
-            throw Self.rolledBack
+            throw lostCause ?? Self.rolledBack
         case .writing:
             guard database.isInTransaction else {
                 giveUp()
@@ -109,7 +112,7 @@ public final class WriteGroup: StatementObserver {
                 try writeHeldRows()
                 try database.commit()
             } catch {
-                giveUp()
+                giveUp(error)
                 throw error
             }
         }
@@ -118,11 +121,13 @@ public final class WriteGroup: StatementObserver {
     /// Runs `body` atomically: all of it is kept, or (when it throws) none of it. Not armed, it is the
     /// database's own transaction; in an armed group it joins the group's transaction, undone as `undo` says.
     public func transaction<T>(undo: MutationUndo = .savepoint, _ body: () throws -> T) throws -> T {
+        // A write is refused before it does anything, so nothing it would hold can fail a read behind it.
+        if database.isReadOnly { throw Database.readOnlyError }
         switch state {
         case .off:
             return try database.transaction(body)
         case .lost:
-            throw Self.rolledBack
+            throw lostCause ?? Self.rolledBack
         case .armed, .reading:
             if state == .reading { endReadSnapshot() }
             try database.begin(.immediate)
@@ -140,7 +145,7 @@ public final class WriteGroup: StatementObserver {
             do {
                 return try savepoint(body)
             } catch {
-                if !database.isInTransaction { giveUp() }
+                if !database.isInTransaction { giveUp(error) }
                 throw error
             }
         }
@@ -151,7 +156,7 @@ public final class WriteGroup: StatementObserver {
             return try body()
         } catch {
             // Only a mutation that failed before writing anything at all is undone alone (by doing nothing).
-            if !database.isInTransaction || ownChanges != changed || rowsHeld != held { giveUp() }
+            if !database.isInTransaction || ownChanges != changed || rowsHeld != held { giveUp(error) }
             throw error
         }
     }
@@ -201,7 +206,7 @@ public final class WriteGroup: StatementObserver {
             for batch in batches where !batch.isEmpty { try batch.write(in: database) }
             holdingRows = false
         } catch {
-            giveUp()
+            giveUp(error)
             throw error
         }
     }
@@ -214,11 +219,20 @@ public final class WriteGroup: StatementObserver {
     }
 
     /// Everything of the group goes: its transaction is rolled back and its held rows forgotten.
-    private func giveUp() {
+    private func giveUp(_ cause: (any Error)? = nil) {
         for batch in batches { batch.discard() }
         holdingRows = false
         database.rollback()
+        if state != .lost { lostCause = cause as? SQLiteError }
         state = .lost
+    }
+
+    /// When the group was lost (everything in it rolled back), why; the group is armed afresh, so that
+    /// what comes next runs in a transaction of its own instead of failing with it. `nil` otherwise.
+    public func takeLoss() -> SQLiteError? {
+        guard state == .lost else { return nil }
+        defer { (state, lostCause) = (.armed, nil) }
+        return lostCause ?? Self.rolledBack
     }
 
     /// The error of a group whose transaction was rolled back before its commit.

@@ -224,6 +224,13 @@ final class ServerLoop {
         case .line(let line): dispatcher.handle(line: line, into: &pending)
         case .lineTooLong: dispatcher.handleLineTooLong(into: &pending)
         }
+        // A failure that rolled the shared transaction back (a full disk) undid what the answers so far
+        // report: they say so, with its reason; what comes next runs in a transaction of its own, so a read
+        // behind it is answered from what is stored.
+        if let cause = store.takeLostWriteGroup() {
+            logger.error("the shared transaction was rolled back; the answers since the last commit are replaced: \(cause)")
+            dispatcher.answersRolledBack(cause, output: &pending)
+        }
         if pending.count >= flushThreshold {
             flush()
             store.beginWriteGroup()
