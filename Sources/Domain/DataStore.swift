@@ -74,7 +74,7 @@ public final class DataStore {
         diary = DiaryStore(context, images: images)
         messages = MessageStore(context, feed: settings.messageFeed, localAuthor: settings.localAuthor)
         board = BoardStore(context)
-        exchange = Exchange(context)
+        exchange = Exchange(context, images: images)
         search = SearchIndex(database: database, group: group)
         sync = SyncStateStore(context, images: images, board: board, localAuthor: settings.localAuthor)
     }

@@ -116,7 +116,7 @@ enum DomainTestSupport {
     }
 
     /// CRC-32 (ISO-HDLC), as PNG chunks use it.
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

@@ -6,6 +6,14 @@ import Foundation
 
 /// Export and import of everything (SPEC §11).
 public final class Exchange: Store {
+    /// An imported image is checked and stored as `photos.add` does (the same rules, one place).
+    let imageStore: ImageStore
+
+    init(_ context: StoreContext, images: ImageStore) {
+        self.imageStore = images
+        super.init(context)
+    }
+
     static func time(_ milliseconds: Int64) -> String { Timestamp.format(milliseconds: milliseconds) }
     static func time(_ milliseconds: Int64?) -> String? { milliseconds.map { Timestamp.format(milliseconds: $0) } }
 

@@ -88,7 +88,7 @@ extension Exchange {
     private func apply(_ source: some ExchangeSource, mode: ImportMode, progress: (Int, Int) -> Void) throws -> ImportSummary {
         let now = clock.nowMilliseconds()
         if mode == .replace { try removeEverything(at: now) }
-        let importer = Importer(database: database, changes: changes, now: now)
+        let importer = Importer(database: database, changes: changes, images: imageStore, now: now)
         let total = source.counts.values.reduce(0, +)
         var done = 0
         /// Calls `body` with each element of `list`, counting it done once applied.

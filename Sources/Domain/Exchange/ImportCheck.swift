@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Imaging
 
 /// The rules an imported document must keep, element by element (a failed check stops the import, whose
 /// transaction then rolls back: nothing of the document is kept).
@@ -15,6 +16,8 @@ enum ImportCheck {
         var height: Int
         var sha256: String
         var createdAt: Int64
+        /// What the check's decode made at once (the thumbnail, at least), kept with the image.
+        var renditions: [Rendition]
     }
 
     static func time(_ text: String?) -> Int64? { text.flatMap(Timestamp.parse) }
@@ -62,24 +65,34 @@ enum ImportCheck {
     // Each element is checked on its own as it is read; what spans elements (ids unique within a list,
     // references to the document's images) is checked by the import as it applies them.
 
-    static func image(_ image: ExchangeDocument.Image, at index: Int) throws(DomainError) -> CheckedImage {
-        guard !image.id.isEmpty else { throw invalid("images[\(index)].id") }
+    /// An image is checked as `photos.add` checks one (``ImageStore/prepare(bytes:maximumBytes:)``): within
+    /// the size limit, a format it reads, decoded whole within the pixel limits.
+    static func image(_ image: ExchangeDocument.Image, at index: Int, maximumBytes: Int) throws(DomainError) -> CheckedImage {
+        guard EntityID.isValid(image.id, kind: "img") else { throw invalid("images[\(index)].id") }
         guard let data = Data(base64Encoded: image.data) else { throw invalid("images[\(index)].data") }
         let bytes = [UInt8](data)
-        guard let (format, width, height) = ImageFormat.inspect(bytes) else {
-            throw .validation(reason: .unsupportedImage, field: "document.images[\(index)].data")
-        }
-        let sha256 = SHA256.hexDigest(bytes)
-        guard sha256 == image.sha256 else { throw invalid("images[\(index)].sha256") }
+        guard SHA256.hexDigest(bytes) == image.sha256 else { throw invalid("images[\(index)].sha256") }
         try time(image.createdAt, "images[\(index)].createdAt")
+        let prepared: PreparedImage
+        do {
+            prepared = try ImageStore.prepare(bytes: bytes, maximumBytes: maximumBytes)
+        } catch {
+            if case .validation(let reason, _, let limit) = error {
+                throw .validation(reason: reason, field: "document.images[\(index)].data", limit: limit)
+            }
+            throw error
+        }
+        guard case .new(_, let format, let width, let height, let sha256, let renditions) = prepared else {
+            throw invalid("images[\(index)].data")
+        }
         return CheckedImage(
             id: image.id, bytes: bytes, format: format, width: width, height: height, sha256: sha256,
-            createdAt: time(image.createdAt)!)
+            createdAt: time(image.createdAt)!, renditions: renditions)
     }
 
     static func note(_ note: ExchangeDocument.Note, at index: Int) throws(DomainError) {
         let field = "notes[\(index)]"
-        guard !note.id.isEmpty else { throw invalid("\(field).id") }
+        guard EntityID.isValid(note.id, kind: "note") else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in
             try TextRules.checkNote(title: note.title, content: note.content)
             _ = try HSBColor(hue: note.color.hue, saturation: note.color.saturation, brightness: note.color.brightness)
@@ -92,7 +105,7 @@ enum ImportCheck {
 
     static func photo(_ photo: ExchangeDocument.Photo, at index: Int, imageKnown: Bool) throws(DomainError) {
         let field = "photos[\(index)]"
-        guard !photo.id.isEmpty else { throw invalid("\(field).id") }
+        guard EntityID.isValid(photo.id, kind: "photo") else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in try PhotoNote.checkCaption(photo.caption) }
         guard imageKnown else { throw invalid("\(field).imageId") }
         try time(photo.createdAt, "\(field).createdAt")
@@ -102,7 +115,7 @@ enum ImportCheck {
 
     static func reminder(_ reminder: ExchangeDocument.Reminder, at index: Int) throws(DomainError) {
         let field = "reminders[\(index)]"
-        guard !reminder.id.isEmpty else { throw invalid("\(field).id") }
+        guard EntityID.isValid(reminder.id, kind: "rem") else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in
             try Reminder.check(title: reminder.title, memo: reminder.memo)
             if TextRules.isBlank(reminder.title) { throw .validation(reason: .emptyTitle, field: "title") }
@@ -115,7 +128,7 @@ enum ImportCheck {
 
     static func post(_ post: ExchangeDocument.Post, at index: Int, imageKnown: (String) -> Bool) throws(DomainError) {
         let field = "diary[\(index)]"
-        guard !post.id.isEmpty else { throw invalid("\(field).id") }
+        guard EntityID.isValid(post.id, kind: "post") else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in try DiaryPost.check(text: post.text, imageCount: post.imageIds.count) }
         for (slot, imageID) in post.imageIds.enumerated() where !imageKnown(imageID) {
             throw invalid("\(field).imageIds[\(slot)]")
@@ -127,7 +140,7 @@ enum ImportCheck {
 
     static func message(_ message: ExchangeDocument.Message, at index: Int) throws(DomainError) {
         let field = "messages[\(index)]"
-        guard !message.id.isEmpty else { throw invalid("\(field).id") }
+        guard EntityID.isValid(message.id, kind: "msg") else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in try Message.check(text: message.text) }
         try rule(field) { () throws(DomainError) in try Author.check(name: message.authorName, field: "authorName") }
         guard Message.Origin(rawValue: message.origin) != nil else { throw invalid("\(field).origin") }
@@ -140,7 +153,7 @@ enum ImportCheck {
 
     static func board(_ post: ExchangeDocument.BoardPost, at index: Int) throws(DomainError) {
         let field = "board[\(index)]"
-        guard !post.id.isEmpty else { throw invalid("\(field).id") }
+        guard EntityID.isValid(post.id, kind: "bp") else { throw invalid("\(field).id") }
         try rule(field) { () throws(DomainError) in try BoardPost.check(title: post.title) }
         // Counts stay far from overflow (2^53 also keeps them exact as JSON numbers everywhere).
         guard (0...maximumCount).contains(post.ups) else { throw invalid("\(field).ups") }

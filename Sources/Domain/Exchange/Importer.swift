@@ -11,15 +11,17 @@ final class Importer {
     private let database: Database
     private let changes: ChangeLog
     private let now: Int64
+    private let images: ImageStore
     /// How many entities each domain gained, by the domain's name.
     private(set) var counts: [String: Int] = [:]
     /// The id of the stored image each of the document's images stands for: its own, or that of an image
     /// already stored with the same content.
     private var imageIDs: [String: String] = [:]
 
-    init(database: Database, changes: ChangeLog, now: Int64) {
+    init(database: Database, changes: ChangeLog, images: ImageStore, now: Int64) {
         self.database = database
         self.changes = changes
+        self.images = images
         self.now = now
     }
 
@@ -68,7 +70,7 @@ final class Importer {
     /// Adds the document's images; the same content already stored under another id is used instead.
     func images(_ each: Elements<ExchangeDocument.Image>) throws {
         try each { index, element in
-            let image = try ImportCheck.image(element, at: index)
+            let image = try ImportCheck.image(element, at: index, maximumBytes: images.maximumBytes)
             try unique("images", image.id, "images[\(index)].id")
             if try exists(image.id, in: "images") {
                 imageIDs[image.id] = image.id
@@ -80,6 +82,7 @@ final class Importer {
                         .text(image.id), .text(image.sha256), .text(image.format.mimeType), .integer(Int64(image.bytes.count)),
                         .integer(Int64(image.width)), .integer(Int64(image.height)), .blob(image.bytes), .integer(image.createdAt),
                     ])
+                try images.keep(image.renditions, of: image.id)
                 imageIDs[image.id] = image.id
                 try created(.images, image.id)
             }

@@ -270,7 +270,7 @@ public final class ImageStore: Store {
         database, "SELECT mime_type, width, height, data FROM image_renditions WHERE image_id = ?1 AND size = ?2")
     private lazy var updateSize = Prepared(database, "UPDATE images SET width = ?2, height = ?3 WHERE id = ?1")
 
-    private func keep(_ renditions: [Rendition], of id: String) throws {
+    func keep(_ renditions: [Rendition], of id: String) throws {
         for rendition in renditions {
             try insertRendition.run(
                 [

@@ -84,10 +84,10 @@ private func checkTimes(_ times: [String?], optional: [String?] = []) throws(Dom
     }
 }
 
-/// What every version keeps, whatever its domain: an id of the form ids take, a revision of at least 1,
+/// What every version keeps, whatever its domain: an id of the form ids of its kind take, a revision of at least 1,
 /// and a place (if any) within the places a list holds.
-private func checkIdentity(_ id: String, revision: Int64, position: Int64? = nil) throws(DomainError) {
-    guard EntityID.isValid(id) else { throw .validation(reason: .invalidDocument, field: "body.id") }
+private func checkIdentity(_ id: String, kind: String, revision: Int64, position: Int64? = nil) throws(DomainError) {
+    guard EntityID.isValid(id, kind: kind) else { throw .validation(reason: .invalidDocument, field: "body.id") }
     guard revision >= 1 else { throw .validation(reason: .invalidDocument, field: "body.revision") }
     if let position, !OrderedList.validPositions.contains(position) {
         throw .validation(reason: .invalidDocument, field: "body.position")
@@ -121,7 +121,7 @@ struct SyncNote: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
-        try checkIdentity(id, revision: revision, position: position)
+        try checkIdentity(id, kind: "note", revision: revision, position: position)
         try checked("body") { () throws(DomainError) in
             try TextRules.checkNote(title: title, content: content)
             _ = try HSBColor(hue: color.hue, saturation: color.saturation, brightness: color.brightness)
@@ -158,7 +158,7 @@ struct SyncPhoto: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
-        try checkIdentity(id, revision: revision, position: position)
+        try checkIdentity(id, kind: "photo", revision: revision, position: position)
         try checked("body") { () throws(DomainError) in try PhotoNote.checkCaption(caption) }
         guard isSHA256(image) else { throw .validation(reason: .invalidDocument, field: "body.image") }
         try checkTimes([createdAt, updatedAt])
@@ -185,7 +185,7 @@ struct SyncPost: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
-        try checkIdentity(id, revision: revision)
+        try checkIdentity(id, kind: "post", revision: revision)
         try checked("body") { () throws(DomainError) in try DiaryPost.check(text: text, imageCount: images.count) }
         guard images.allSatisfy(isSHA256) else { throw .validation(reason: .invalidDocument, field: "body.images") }
         try checkTimes([createdAt, updatedAt])
@@ -231,7 +231,7 @@ struct SyncReminder: SyncVersion {
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
     func check() throws(DomainError) {
-        try checkIdentity(id, revision: revision, position: position)
+        try checkIdentity(id, kind: "rem", revision: revision, position: position)
         try checked("body") { () throws(DomainError) in
             try Reminder.check(title: title, memo: memo)
             if TextRules.isBlank(title) { throw .validation(reason: .emptyTitle, field: "title") }
@@ -255,8 +255,13 @@ struct SyncMessage: SyncVersion {
     static var fields: [SyncField<SyncMessage>] { [SyncField("text", \.text)] }
 
     func check() throws(DomainError) {
-        try checkIdentity(id, revision: revision)
-        try checked("body") { () throws(DomainError) in try Message.check(text: text) }
+        try checkIdentity(id, kind: "msg", revision: revision)
+        try checked("body") { () throws(DomainError) in
+            try Message.check(text: text)
+            if let author {
+                try TextRules.check(author, field: "author", characters: Author.maximumNameLength, reason: .titleTooLong)
+            }
+        }
         try checkTimes([sentAt])
     }
 
@@ -275,7 +280,7 @@ struct SyncBoardPost: SyncVersion {
     static var fields: [SyncField<SyncBoardPost>] { [SyncField("title", \.title)] }
 
     func check() throws(DomainError) {
-        try checkIdentity(id, revision: revision)
+        try checkIdentity(id, kind: "bp", revision: revision)
         try checked("body") { () throws(DomainError) in try BoardPost.check(title: title) }
         try checkTimes([createdAt])
     }
