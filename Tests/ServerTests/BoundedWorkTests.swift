@@ -211,3 +211,35 @@ import Testing
         #expect(answers.last?["result"]?["hits"]?.arrayValue?.count == 1)
     }
 }
+
+/// A search that must first index a large burst of writes holds back no answer after it: it indexes in
+/// steps, the requests behind it are answered between them, and it is answered when done.
+@Suite struct SteppedSearchTests {
+    @Test func aPingBehindASearchOverALargeBurstIsAnsweredFirst() throws {
+        let server = try SatchelProcess(["--db", NotesEndToEndTests.temporaryDatabase()])
+        let count = 3 * 4_096
+        for start in stride(from: 0, to: count, by: 1_000) {
+            let batch = (start..<start + 1_000).map { request($0 + 10, "notes.create", ["title": .string("burst \($0)")]) }
+            server.send(Array(("[" + batch.joined(separator: ",") + "]\n").utf8))
+            #expect(server.readMessage(timeout: 60)?.arrayValue?.count == 1_000)
+        }
+        // The search (with progress asked for) and a ping right behind it, in one write.
+        let search = request(1, "search", ["query": "burst 1234", "_meta": ["progressToken": "p"]])
+        server.send(Array((search + "\n" + request(2, "ping") + "\n").utf8))
+        var order: [JSONValue] = []
+        var progress: [JSONValue] = []
+        while order.count < 2, let message = server.readMessage(timeout: 60) {
+            if message["method"] == "notifications/progress" {
+                progress.append(message)
+            } else {
+                order.append(message)
+            }
+        }
+        #expect(order.first?["id"] == 2, "the ping is answered while the search indexes")
+        #expect(order.last?["id"] == 1)
+        let titles = order.last?["result"]?["hits"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+        #expect(titles.first == "burst 1234", "\(titles)")
+        #expect(progress.count >= 2)
+        #expect(progress.last?["params"]?["progress"] == progress.last?["params"]?["total"])
+    }
+}

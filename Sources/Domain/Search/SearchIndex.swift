@@ -70,6 +70,18 @@ public final class SearchIndex {
         try selectBehind.integer() == 1
     }
 
+    private lazy var selectChangesBehind = Prepared(
+        database,
+        """
+        SELECT max(0, (SELECT coalesce(max(seq), 0) FROM changes) - (SELECT indexed_through FROM search_state))
+        """)
+
+    /// How many changes of the log (by sequence number) the index has not taken in yet; 0 on a read-only
+    /// database (whose index cannot be brought further).
+    public func changesBehind() throws(DomainError) -> Int {
+        try storage { database.isReadOnly ? 0 : Int(try selectChangesBehind.integer() ?? 0) }
+    }
+
     /// Where a step of ``catchUp(limit:waiting:)`` left the index.
     public enum Progress: Sendable, Equatable {
         /// It holds every change in the log.
@@ -124,8 +136,9 @@ public final class SearchIndex {
         }
     }
 
-    /// How many changes a search takes in at a time while it brings the index up to date.
-    static let stepSize = 4096
+    /// How many changes a search takes in at a time while it brings the index up to date (about a tenth of
+    /// a second's work).
+    public static let stepSize = 4096
 
     private struct Entity: Hashable {
         var domain: ChangeDomain

@@ -26,6 +26,8 @@ class Raw:
     """satchel over raw pipes: lines in, (time, message) out."""
 
     def __init__(self, binary: str, args: list[str]) -> None:
+        self.binary, self.args = binary, args
+        self.last_peak = float("nan")
         self.process = subprocess.Popen([binary, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         self.buffer = b""
@@ -69,15 +71,20 @@ class Raw:
         return self.answers([id])[id][1]
 
     def peak_mib(self) -> float:
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        """The peak resident memory so far (of a process that has ended: the last one measured)."""
+        try:
+            with open(f"/proc/{self.process.pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        self.last_peak = int(line.split()[1]) / 1024
+        except FileNotFoundError:
+            pass
+        return self.last_peak
 
     def close(self) -> None:
         assert self.process.stdin
-        self.process.stdin.close()
+        if not self.process.stdin.closed:
+            self.process.stdin.close()
         self.process.wait(timeout=120)
 
 
@@ -110,7 +117,55 @@ def search_case(content: dict, queries: list[str]) -> Callable[[Raw], list[tuple
     return run
 
 
+def burst(raw: Raw) -> list[tuple[str, float, float, str]]:
+    """100,000 notes pipelined, then a search that must index them all first, with a ping behind it."""
+    for start in range(0, 100_000, 1000):
+        ids = raw.send(*[("notes.create", {"title": f"burst {i}", "content": f"river station {i % 97}"})
+                         for i in range(start, start + 1000)])
+        raw.answers(ids)
+    return [("search 'burst 1234' after 100,000 creates", *timed(raw, "search", {"query": "burst 1234"}))]
+
+
+def import_elsewhere(raw: Raw) -> list[tuple[str, float, float, str]]:
+    """Another process imports 100,000 notes into the same file while this one is subscribed: this one's
+    pings meanwhile (the worst wait), and how long it takes to exit once its input closes."""
+    path = raw.args[raw.args.index("--db") + 1]
+    raw.call("changes.subscribe", {})
+    notes = [{"id": f"note_i{i}", "title": f"imported {i}", "content": "x" * 40,
+              "color": {"hue": 0, "saturation": 0, "brightness": 1}, "deadline": None,
+              "createdAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z", "revision": 1}
+             for i in range(100_000)]
+    document = {"format": "satchel", "version": 1, "images": [], "notes": notes, "photos": [], "reminders": [],
+                "diary": [], "messages": [], "messageFeeds": [], "board": []}
+    folder = os.path.dirname(path)
+    with open(os.path.join(folder, "import.json"), "w") as file:
+        json.dump(document, file)
+    other = Raw(raw.binary, ["--db", path])
+    started = time.perf_counter()
+    [importing] = other.send(("import", {"path": os.path.join(folder, "import.json"), "mode": "merge"}))
+    worst = 0.0
+    done = False
+    while not done:
+        before = time.perf_counter()
+        raw.call("ping", {})
+        worst = max(worst, time.perf_counter() - before)
+        done = bool(other.answers([importing], timeout=0.05))
+    took = time.perf_counter() - started
+    other.close()
+    for _ in range(20):  # what the notifier still has to say
+        before = time.perf_counter()
+        raw.call("ping", {})
+        worst = max(worst, time.perf_counter() - before)
+    raw.peak_mib()
+    before = time.perf_counter()
+    raw.close()
+    exit_seconds = time.perf_counter() - before
+    return [(f"import of 100,000 elsewhere ({took:.1f} s)", worst, worst, f"exit {exit_seconds:.3f} s")]
+
+
 CASES: dict[str, Callable[[Raw], list[tuple[str, float, float, str]]]] = {
+    "burst": burst,
+    "import-elsewhere": import_elsewhere,
     "w-run": search_case({"notes.create": {"content": "w" * 1_000_000}},
                          ["w" * 10, "w" * 30, "w" * 64, " ".join("w" * (10 + i) for i in range(32)), "w" * 5000]),
     "ab-run": search_case({"notes.create": {"content": "ab" * 50_000}}, ["ab" * 32, "ab" * 50]),
