@@ -80,3 +80,23 @@ import Testing
         #expect(try store.notes.list(PageRequest(limit: 10)).items.map(\.title) == ["kept"])
     }
 }
+
+/// A page of large items stops early: no list answer grows past a few megabytes, and paging on finds the
+/// rest, each once.
+@Suite struct PageBytesTests {
+    @Test func aPageOfMillionCharacterNotesStopsAtItsByteBudget() throws {
+        let store = try DomainTestSupport.openStore()
+        let content = String(repeating: "w", count: 1_000_000)
+        let made = try (0..<6).map { try store.notes.create(NoteDraft(title: "big \($0)", content: content)).id }
+        let first = try store.notes.list(PageRequest(limit: 500))
+        #expect(first.items.count == 4, "4,000,000 bytes fit in 4 MiB; a fifth would not")
+        let cursor = try #require(first.nextCursor)
+        let second = try store.notes.list(PageRequest(limit: 500, cursor: cursor))
+        #expect(second.nextCursor == nil)
+        #expect((first.items + second.items).map(\.id) == made)
+        // Small items fill a page to its limit as before.
+        let small = try DomainTestSupport.openStore()
+        for index in 0..<30 { _ = try small.notes.create(NoteDraft(title: "n \(index)")) }
+        #expect(try small.notes.list(PageRequest(limit: 25)).items.count == 25)
+    }
+}

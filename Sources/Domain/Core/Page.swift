@@ -8,6 +8,40 @@ public struct Page<Item> {
         self.nextCursor = nextCursor
     }
 
+    /// The most bytes of text the items of one page hold: a page of large items (notes of a million
+    /// characters) stops early, before its `limit`, and `nextCursor` goes on from there; an item larger
+    /// than this is a page of its own. So no page's answer grows past a few megabytes.
+    public static var byteBudget: Int { 4 << 20 }
+
+    /// A keyset page read from `statement` (run with `values`, ending in `LIMIT limit + 1`): `row` makes
+    /// each row's item, sort key and size in bytes. Rows are read until the page is full or, once it holds
+    /// an item, the next would take its items past ``byteBudget`` (then that row, as the extra row does,
+    /// only says another page follows).
+    init(
+        keyset statement: Prepared, _ values: [SQLValue], limit: Int, id: (Item) -> String,
+        row: (Statement) throws -> (item: Item, key: Int64, bytes: Int)
+    ) throws {
+        var rows: [(item: Item, key: Int64)] = []
+        var bytes = 0
+        var full = false
+        try statement.readRows(values) { statement in
+            let read = try row(statement)
+            bytes += read.bytes
+            if !rows.isEmpty && bytes > Self.byteBudget {
+                full = true
+                return false
+            }
+            rows.append((read.item, read.key))
+            return rows.count <= limit
+        }
+        if full {
+            let last = rows.last.map { KeysetCursor.make(key: $0.key, id: id($0.item)) }
+            self.init(items: rows.map(\.item), nextCursor: last)
+        } else {
+            self.init(keyset: rows, limit: limit, id: id)
+        }
+    }
+
     /// A page from rows read with `LIMIT limit + 1`: the extra row, if there, only says another page
     /// follows, and the cursor names the last row kept by its sort key and id.
     init(keyset rows: [(item: Item, key: Int64)], limit: Int, id: (Item) -> String) {

@@ -29,11 +29,13 @@ public final class MessageStore: Store {
     public func list(_ request: PageRequest) throws(DomainError) -> Page<Message> {
         let after = try request.cursor.map { cursor throws(DomainError) in try KeysetCursor.read(cursor) }
         return try storage {
-            var rows: [(item: Message, key: Int64)] = []
-            try selectPage.forEachRow([
-                .integer(after?.key ?? Int64.max), .integer(Int64(request.limit + 1)),
-            ]) { rows.append((try Self.message($0), $0.int64(6))) }
-            return Page(keyset: rows, limit: request.limit, id: \.id)
+            try Page(
+                keyset: selectPage, [.integer(after?.key ?? Int64.max), .integer(Int64(request.limit + 1))],
+                limit: request.limit, id: \.id
+            ) {
+                let message = try Self.message($0)
+                return (message, $0.int64(6), message.text.utf8.count + message.author.name.utf8.count)
+            }
         }
     }
 

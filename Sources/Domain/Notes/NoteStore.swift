@@ -126,11 +126,10 @@ public final class NoteStore: Store {
     public func list(_ request: PageRequest) throws(DomainError) -> Page<Note> {
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
-            var rows: [(item: Note, key: Int64)] = []
-            try selectPage.forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
-                rows.append((Self.note(row), row.int64(10)))
+            try Page(keyset: selectPage, [.integer(after), .integer(Int64(request.limit + 1))], limit: request.limit, id: \.id) {
+                let note = Self.note($0)
+                return (note, $0.int64(10), note.title.utf8.count + note.content.utf8.count)
             }
-            return Page(keyset: rows, limit: request.limit, id: \.id)
         }
     }
 

@@ -44,11 +44,13 @@ public final class ReminderStore: Store {
         try forgetLostEditing(session)
         let after = try order.resumePosition(after: request.cursor)
         return try storage {
-            var rows: [(item: Reminder, key: Int64)] = []
-            try selectPage.forEachRow([.integer(after), .integer(Int64(request.limit + 1))]) { row in
-                rows.append((Self.reminder(row, session: session), row.int64(9)))
+            let page = try Page(
+                keyset: selectPage, [.integer(after), .integer(Int64(request.limit + 1))], limit: request.limit, id: \.id
+            ) {
+                let reminder = Self.reminder($0, session: session)
+                return (reminder, $0.int64(9), reminder.title.utf8.count + (reminder.memo?.utf8.count ?? 0))
             }
-            return (Page(keyset: rows, limit: request.limit, id: \.id), session.editingID)
+            return (page, session.editingID)
         }
     }
 

@@ -165,6 +165,15 @@ public final class Statement {
         while try step() { try row(self) }
     }
 
+    /// Binds `values`, then calls `row` for each result row for as long as it answers true.
+    public func readRows(_ values: [SQLValue] = [], while row: (Statement) throws -> Bool) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {
+            guard try row(self) else { return }
+        }
+    }
+
     /// The first column of the first row as an integer (`nil` for no row or NULL).
     public func integer(_ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
         try bind(values)
@@ -241,6 +250,10 @@ final class Prepared {
 
     func forEachRow(_ values: [SQLValue] = [], _ row: (Statement) throws -> Void) throws {
         try statement().forEachRow(values, row)
+    }
+
+    func readRows(_ values: [SQLValue] = [], while row: (Statement) throws -> Bool) throws {
+        try statement().readRows(values, while: row)
     }
 
     func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
