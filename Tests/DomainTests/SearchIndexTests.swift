@@ -447,3 +447,14 @@ struct SplitMix {
         #expect(!cut.dropFirst().unicodeScalars.first!.properties.isGraphemeExtend, "\(cut)")
     }
 }
+
+@Suite struct SearchQueryNULTests {
+    /// SQLite's LIKE ends a pattern at a NUL: a query's NUL separates words instead (found by the fuzzer:
+    /// "---…\0---" matched a text without the NUL).
+    @Test func aNULInAQuerySeparatesWords() throws {
+        let store = try DataStore(path: nil, clock: ManualClock(), ids: SequentialIDGenerator())
+        let dashes = try store.notes.create(NoteDraft(content: String(repeating: "-", count: 40)))
+        #expect(try store.search.search(String(repeating: "-", count: 18) + "\0" + "-----").map(\.id) == [dashes.id])
+        #expect(try store.search.search(String(repeating: "-", count: 18) + "\0" + "xyz").isEmpty)
+    }
+}

@@ -240,7 +240,8 @@ public final class SearchIndex {
             throw .invalidArgument(field: "query", expected: "at most \(Self.maximumQueryBytes) bytes")
         }
         var terms: [String] = []
-        for term in query.split(whereSeparator: { $0.isWhitespace }).map(String.init) where !terms.contains(term) {
+        // A NUL separates words too: SQLite's LIKE would end its pattern there.
+        for term in query.split(whereSeparator: { $0.isWhitespace || $0 == "\0" }).map(String.init) where !terms.contains(term) {
             terms.append(term)
         }
         guard !terms.isEmpty else { return [] }
