@@ -26,6 +26,7 @@ struct ChangeNotifier {
                     JSONValue.object([
                         "since": .string(ChangeLog.cursor(after: subscription.lastSequence)),
                         "cursor": .string(ChangeLog.cursor(after: newest)),
+                        "seq": .integer(newest),
                     ]))
                 output.writeRaw("}\n")
                 subscription.lastSequence = newest

@@ -99,6 +99,7 @@ import Testing
             if page["hasMore"] == false { break }
         }
         #expect(walked == 2_000)
+        #expect(resyncs.last?["params"]?["seq"] != nil)
         #expect(next == cursor)
         // A single change afterwards is a `changed` again.
         #expect(writer.call(request(5_000, "notes.create", ["title": "one more"]))?["result"] != nil)
