@@ -132,3 +132,50 @@ def test_changes_to_several_notes_at_once_reach_each_open_note(editor):
     editor.wait_lines(["B", "", "b2"])
     other_window = next(w for w in editor.nvim.windows if w.buffer.name.endswith(a["id"]))
     editor.wait(lambda: other_window.buffer[:] == ["A", "", "a2"])
+
+
+def test_a_resync_redraws_every_buffer_and_keeps_one_being_edited(editor):
+    """More changes at once than the server sends one by one (an import elsewhere): one `resync` instead,
+    and every satchel buffer is drawn again, except one with unsaved changes, as on any change."""
+    with Satchel(db=editor.db) as s:
+        shared = s.notes.create(title="Shared", content="first")
+        draft = s.notes.create(title="Draft", content="b1")
+        s.board.create(title="Apple")
+    editor.nvim.exec_lua("""
+        _G.methods = {}
+        require('satchel.rpc').on_notification(function(method) table.insert(_G.methods, method) end)
+    """)
+    editor.nvim.command("Satchel board title")
+    editor.wait_lines(["     +0  Apple"])
+    editor.nvim.command("split | Satchel notes")
+    editor.wait(lambda: len(editor.lines()) == 2)
+    editor.nvim.command(f"split satchel://notes/{shared['id']}")
+    editor.wait_lines(["Shared", "", "first"])
+    editor.nvim.command(f"split satchel://notes/{draft['id']}")
+    editor.wait_lines(["Draft", "", "b1"])
+    editor.keys("Gccmine, not saved<Esc>")
+    editor.wait(lambda: editor.nvim.current.buffer.options["modified"])
+
+    with Satchel(db=editor.db) as other:  # one batch, one commit: 603 changes at once
+        answers = other.batch([
+            *(("notes.create", {"title": f"Imported {i:03d}"}) for i in range(600)),
+            ("notes.update", {"id": shared["id"], "content": "second"}),
+            ("notes.update", {"id": draft["id"], "content": "theirs"}),
+            ("board.create", {"title": "Banana"}),
+        ])
+        assert not [answer for answer in answers if isinstance(answer, Exception)]
+
+    buffers = {window.buffer.name: window.buffer for window in editor.nvim.windows}
+    editor.wait(lambda: buffers[f"satchel://notes/{shared['id']}"][:] == ["Shared", "", "second"],
+                message="the open note is drawn again")
+    editor.wait(lambda: len(buffers["satchel://notes"][:]) == 602, message="the notes list is drawn again")
+    editor.wait(lambda: buffers["satchel://board"][:] == ["     +0  Apple", "     +0  Banana"],
+                message="the board is drawn again")
+    assert editor.nvim.exec_lua("return _G.methods") == ["resync"]  # not 603 `changed`
+    # The note being edited keeps what was typed; its :w then shows theirs instead of overwriting it.
+    assert editor.lines() == ["Draft", "", "mine, not saved"] and editor.nvim.current.buffer.options["modified"]
+    editor.keys(":w<CR>")
+    editor.wait(lambda: any(w.buffer.name.endswith("/theirs") for w in editor.nvim.windows), message="theirs")
+    theirs = next(w.buffer for w in editor.nvim.windows if w.buffer.name.endswith("/theirs"))
+    assert theirs[:] == ["Draft", "", "theirs"]
+    assert editor.lines() == ["Draft", "", "mine, not saved"]

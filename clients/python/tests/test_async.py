@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from processes import STUBBORN, children
-from satchel_client import AsyncSatchel, NotFound, Satchel, ServerExited, ValidationFailed
+from satchel_client import AsyncSatchel, Change, NotFound, Resync, Satchel, ServerExited, ValidationFailed
 
 
 def run(coroutine):
@@ -61,6 +61,23 @@ def test_changes_from_a_second_process_arrive_in_an_async_for(tmp_path):
             events = [event async for event in watcher.changes(timeout=1.0)]
             assert [(e.kind, e.id) for e in events] == [("created", post["id"]), ("updated", post["id"])]
             assert events[1].entity["votes"] == 1
+
+    run(main())
+
+
+def test_an_async_subscriber_far_behind_gets_a_resync_in_its_async_for(tmp_path):
+    async def main():
+        path = tmp_path / "shared.sqlite"
+        async with AsyncSatchel(db=path) as watcher, AsyncSatchel(db=path) as writer:
+            subscribed = (await watcher.changes.subscribe())["cursor"]
+            await writer.batch([("notes.create", {"title": f"imported {i}"}) for i in range(501)])
+            events = [event async for event in watcher.changes(timeout=1.0)]
+            assert len(events) == 1 and isinstance(events[0], Resync), events[:3]
+            assert events[0].since == subscribed
+            post = await writer.board.create(title="after")
+            events = [event async for event in watcher.changes(timeout=1.0)]
+            assert [(e.domain, e.id) for e in events if isinstance(e, Change)] == [("board", post["id"])]
+            assert len(events) == 1
 
     run(main())
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from satchel_client import Change
+from satchel_client import Change, Resync
 
 
 def test_a_change_by_a_second_process_arrives_as_a_notification(tmp_path, satchel_factory):
@@ -96,3 +96,28 @@ def test_subscribe_on_the_client_is_the_same_call_and_deprecated(satchel):
         assert "cursor" in satchel.subscribe(["notes"])
     satchel.notes.create(title="x")
     assert [e.domain for e in satchel.changes(timeout=0.5)] == ["notes"]
+
+
+def test_a_subscriber_far_behind_gets_one_resync_then_the_changes_after_it(tmp_path, satchel_factory):
+    path = tmp_path / "shared.sqlite"
+    seen: list[tuple[str, object]] = []
+    watcher = satchel_factory(db=path, on_notification=lambda method, params: seen.append((method, params)))
+    writer = satchel_factory(db=path)
+    subscribed = watcher.changes.subscribe(["notes"])["cursor"]
+    created = writer.batch([("notes.create", {"title": f"imported {i}"}) for i in range(600)])
+    assert all("id" in note for note in created)
+    time.sleep(0.3)  # the resync is on the pipe before the next call, which reads it with its own answer
+    assert watcher.ping() == {}
+    (resync,) = watcher.changes(timeout=1.0)  # one value for 600 changes, not 600 Change events
+    assert isinstance(resync, Resync) and not isinstance(resync, Change)
+    assert resync.since == subscribed and resync.cursor != subscribed
+    assert seen == []  # not a notification for on_notification: it is part of the feed
+    skipped, cursor = [], resync.since
+    while cursor != resync.cursor:  # what the resync stands for, walked at the reader's pace
+        page = watcher.changes.since(cursor=cursor, limit=1000)
+        skipped += page["events"]
+        cursor = page["nextCursor"]
+    assert [e["id"] for e in skipped] == [note["id"] for note in created]
+    after = writer.notes.create(title="after the import")
+    (change,) = watcher.changes(timeout=1.0)  # the feed goes on one change at a time
+    assert isinstance(change, Change) and (change.kind, change.id) == ("created", after["id"])

@@ -84,6 +84,9 @@ def test_the_ten_line_script_prints_what_another_process_changes(tmp_path):
             note = other.notes.create(title="from elsewhere")
         assert lines.get(timeout=10).startswith("reminders created rem_")
         assert lines.get(timeout=10) == f"notes created {note['id']}\n"
+        with Satchel(db=tmp_path / "my.sqlite") as other:  # an import: one resync, and the script reads again
+            other.batch([("notes.create", {"title": f"imported {i}"}) for i in range(600)])
+        assert lines.get(timeout=10) == "reminders: ['Milk']\n"
     finally:
         watcher.terminate()
         watcher.wait(10)

@@ -11,6 +11,7 @@ import pathlib
 import signal
 import stat
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +19,7 @@ import aiohttp
 import pytest
 
 from bridge_pages import CYRILLIC, JAPANESE, alive, cmdline, get, is_status, page, until
-from fill import fill
+from satchel_client import Satchel
 from satchel_web.page import BACKLOG
 
 pytestmark = pytest.mark.timeout(120)
@@ -155,25 +156,76 @@ def test_a_change_on_one_page_reaches_the_other(bridge, run):
     run(two_pages())
 
 
+def test_more_changes_at_once_than_are_sent_one_by_one_reach_the_page_as_one_resync(bridge, run):
+    async def resync() -> None:
+        async with page(bridge) as socket:
+            before = await socket.result("changes.subscribe")  # the bridge's subscription, its cursor now
+            is_change = lambda m: isinstance(m, dict) and m.get("method") == "changed"  # noqa: E731
+            with Satchel(db=bridge.db) as other:  # one batch, one commit: 600 changes at once
+                await asyncio.to_thread(other.batch, [("notes.create", {"title": f"n{i}"}) for i in range(600)])
+            message = await socket.wait(lambda m: isinstance(m, dict) and m.get("method") in ("changed", "resync"))
+            assert message["method"] == "resync", message
+            params = message["params"]
+            assert set(params) == {"since", "cursor", "seq"} and params["since"] == before["cursor"]
+            walked = await socket.result("changes.since", {"cursor": params["since"], "limit": 1000})
+            assert len(walked["events"]) == 600 and walked["nextCursor"] == params["cursor"]
+            # The changes after it come one by one again, on the same satchel.
+            note = await socket.result("notes.create", {"title": "after"})
+            change = await socket.wait(is_change, timeout=5)
+            assert change["params"]["id"] == note["id"]
+            assert not [m for m in socket.backlog if is_change(m)], "no change of the batch was sent"
+
+    run(resync())
+
+
+def paced_fill(db: pathlib.Path, notes: Iterator[dict[str, Any]], batch: int = 250, pause: float = 0.05) -> None:
+    """``notes.create`` for each of ``notes``, ``batch`` at a time with a ``pause`` after each: slowly enough
+    that a subscribed satchel (which reads the change log every 50 ms) is sent every change one by one."""
+    with Satchel(db=db, timeout=120) as satchel:
+        while chunk := [("notes.create", params) for _, params in zip(range(batch), notes)]:
+            assert not [answer for answer in satchel.batch(chunk) if isinstance(answer, Exception)]
+            time.sleep(pause)
+
+
 def test_a_page_that_reads_slower_than_a_burst_of_changes_gets_the_newest_of_each_domain(bridge, run):
     total = 50_000  # more than the socket's buffers hold: the rest waits in the bridge, or not at all
 
     async def burst() -> None:
         async with page(bridge) as socket:
-            # The page reads nothing while another process creates the notes, then reads everything.
-            await asyncio.to_thread(fill, bridge.db, "notes.create", ({"title": f"n{i}"} for i in range(total)))
-            notifications, told, last, most_skipped = 0, 0, None, 0
-            while told < total:
+            # The page reads nothing while another process creates the notes, then reads everything. The
+            # batches are paced so that the satchel sends them change by change (at most 500 at a time: a
+            # satchel further behind sends one resync instead); past BACKLOG, the bridge keeps only the newest
+            # change of each domain.
+            await asyncio.to_thread(paced_fill, bridge.db, ({"title": f"n{i}"} for i in range(total)))
+            await asyncio.sleep(0.2)
+            # Then 600 more in one commit: one resync for them, after the changes the bridge held back.
+            with Satchel(db=bridge.db) as other:
+                await asyncio.to_thread(other.batch, [("notes.create", {"title": f"m{i}"}) for i in range(600)])
+                end = other.changes.since()["nextCursor"]
+            notifications, told, most_skipped, resyncs, last = 0, 0, 0, [], None
+            while not resyncs or resyncs[-1]["cursor"] != end:
                 message = await socket.receive(timeout=30)
                 if isinstance(message, dict) and message.get("method") == "changed":
                     notifications, last = notifications + 1, message
                     skipped = message["params"].get("skipped", 0)
                     told, most_skipped = told + 1 + skipped, max(most_skipped, skipped)
-            assert told == total, "every change is sent or counted in the skipped of a newer one"
-            assert notifications < total - BACKLOG, f"{notifications} notifications for {total} changes"
-            assert last["params"]["entity"]["title"] == f"n{total - 1}"  # the newest comes last
+                elif isinstance(message, dict) and message.get("method") == "resync":
+                    resyncs.append(message["params"])
+            assert last["params"]["entity"]["title"] == f"n{total - 1}"  # the newest change, before the resync
+            with Satchel(db=bridge.db) as s:  # what each resync stands for: the events from since up to cursor
+                for resync in resyncs:
+                    after = s.changes.since(cursor=resync["cursor"], limit=1)["events"]  # the first one past it
+                    cursor, stop = resync["since"], after[0]["seq"] if after else None
+                    while cursor != resync["cursor"]:
+                        walked = s.changes.since(cursor=cursor, limit=1000)
+                        events = [e for e in walked["events"] if stop is None or e["seq"] < stop]
+                        told, cursor = told + len(events), walked["nextCursor"]
+                        if len(events) < len(walked["events"]):
+                            break
+            assert told == total + 600, "every change is sent, counted in the skipped of a newer one, or in a resync"
+            assert notifications + len(resyncs) < total - BACKLOG, f"{notifications} notifications for {total} changes"
             # The newest may come on its own when the page has caught up by then; what it skipped came before.
-            assert most_skipped > 0
+            assert most_skipped > 0, f"the bridge held nothing back ({notifications} changes, {len(resyncs)} resyncs)"
             assert await socket.result("ping") == {}
 
     run(burst())

@@ -141,22 +141,40 @@ end
 
 local scheduled = {}
 
+--- The view in `bufnr` renders again in a moment (once per burst), unless by then it has unsaved changes
+--- or its owner says `busy`: what is typed is never drawn over.
+local function refresh(bufnr, view, event)
+  if not vim.api.nvim_buf_is_loaded(bufnr) or scheduled[bufnr] then
+    return
+  end
+  scheduled[bufnr] = true
+  vim.defer_fn(function()
+    scheduled[bufnr] = nil
+    if not vim.api.nvim_buf_is_loaded(bufnr) or vim.bo[bufnr].modified then
+      return
+    end
+    if view.busy and view.busy(bufnr) then
+      return
+    end
+    view.render(bufnr, event)
+  end, 30)
+end
+
 --- A `changed` event: the views of its domain render again (once per burst).
 function M.changed(event)
   for bufnr, view in pairs(views) do
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains(view.domains, event.domain) and not scheduled[bufnr] then
-      scheduled[bufnr] = true
-      vim.defer_fn(function()
-        scheduled[bufnr] = nil
-        if not vim.api.nvim_buf_is_loaded(bufnr) or vim.bo[bufnr].modified then
-          return
-        end
-        if view.busy and view.busy(bufnr) then
-          return
-        end
-        view.render(bufnr, event)
-      end, 30)
+    if vim.tbl_contains(view.domains, event.domain) then
+      refresh(bufnr, view, event)
     end
+  end
+end
+
+--- A `resync`: the server skipped more changes than it sends one by one (an import of thousands, here or
+--- in another process), so any view may be out of date: every one renders again, as on a change of its
+--- domains.
+function M.resync()
+  for bufnr, view in pairs(views) do
+    refresh(bufnr, view, nil)
   end
 end
 

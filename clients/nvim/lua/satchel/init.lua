@@ -9,6 +9,9 @@ local M = {}
 rpc.on_notification(function(method, params)
   if method == 'changed' then
     buffer.changed(params)
+  elseif method == 'resync' then
+    -- More changes at once than the server sends one by one (an import): every view may be out of date.
+    buffer.resync()
   end
 end)
 require('satchel.highlight').setup()

@@ -1,7 +1,7 @@
 -- The connection: one satchel per Neovim, spawned on first use, JSON-RPC 2.0 over its pipes, one message a
 -- line. Answers are matched by id and handed to callbacks on the main loop; progress reports go to the
--- request that asked for them, other notifications (`changed`) to the listeners; a server that dies is
--- reported and started again on the next request.
+-- request that asked for them, other notifications (`changed`, `resync`) to the listeners; a server that
+-- dies is reported and started again on the next request.
 local M = {}
 
 local state = {
@@ -240,7 +240,7 @@ function M.request_sync(method, params, timeout, late)
   return err, result
 end
 
---- `listener(method, params)` for every notification (`changed` among them).
+--- `listener(method, params)` for every notification (`changed` and `resync` among them).
 function M.on_notification(listener)
   table.insert(state.listeners, listener)
 end

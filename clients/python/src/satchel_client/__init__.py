@@ -7,7 +7,7 @@
 from ._factory import AsyncSatchelFactory, SatchelFactory
 from ._launch import find_binary
 from ._namespace import UNSET
-from ._protocol import Change, Progress
+from ._protocol import Change, Progress, Resync
 from .aio import AsyncSatchel
 from .client import Satchel
 from .errors import (
@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncSatchel", "AsyncSatchelFactory", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
-    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RequestCancelled", "RevisionConflict", "Satchel",
-    "SatchelError", "SatchelFactory", "ServerExited", "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable",
-    "ValidationFailed", "find_binary",
+    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RequestCancelled", "Resync",
+    "RevisionConflict", "Satchel", "SatchelError", "SatchelFactory", "ServerExited", "ShuttingDown", "StorageFailure",
+    "UNSET", "UpstreamUnavailable", "ValidationFailed", "find_binary",
 ]

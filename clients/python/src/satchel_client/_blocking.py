@@ -18,8 +18,8 @@ from ._inbox import Inbox
 from ._lifetime import end_collected, left, read_output, read_stderr, wait_or_kill
 from ._outbox import Outbox
 from ._waiters import Reporting, Waiter
-from ._protocol import ANSWERED_WHEN_READY, Change, Incoming, Params, cancellation, encode, merge_params, outgoing
-from ._protocol import refused_as_a_whole, request
+from ._protocol import ANSWERED_WHEN_READY, Change, Incoming, Params, Resync, cancellation, encode, merge_params
+from ._protocol import outgoing, refused_as_a_whole, request
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # put on the change queue when the server has ended
@@ -256,7 +256,7 @@ class Wire(Connection):
 
     # Live changes
 
-    def _iterate_changes(self, timeout: float | None) -> Iterator[Change]:
+    def _iterate_changes(self, timeout: float | None) -> Iterator[Change | Resync]:
         while True:
             try:
                 item = self._changes.get(timeout=timeout)

@@ -7,13 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._launch import command, environment
-from ._protocol import LOG, TOKEN_PREFIX, Change, Ledger, Progress
+from ._protocol import LOG, TOKEN_PREFIX, Change, Ledger, Progress, Resync
 from .errors import ServerExited
 
 __all__ = ["LOG", "Connection", "NotificationHandler"]
 
-#: A handler for notifications other than ``changed``: ``handler(method, params)``, on the reading thread
-#: (blocking client) or the event loop (asyncio client).
+#: A handler for notifications other than ``changed`` and ``resync``: ``handler(method, params)``, on the
+#: reading thread (blocking client) or the event loop (asyncio client).
 NotificationHandler = Callable[[str, Any], None]
 
 STDERR_LINES_KEPT = 20
@@ -37,7 +37,7 @@ class Connection:
         self.env = environment(env)
         #: Seconds a call waits for its answer (``None``: for ever); past it, ``TimeoutError``.
         self.timeout = timeout
-        #: Called with every notification that is not ``changed``.
+        #: Called with every notification that is not ``changed`` or ``resync``.
         self.on_notification = on_notification
         self._ledger = Ledger()
         self._progress: dict[str, Callable[[Progress], None]] = {}  # token -> where its reports go
@@ -82,22 +82,28 @@ class Connection:
 
     def _for_handler(self, method: str, params: Any) -> bool:
         """Whether ``_route`` passes this notification to ``on_notification``: there is a handler, and it is
-        neither ``changed`` nor progress about a call made with ``progress=``."""
+        neither ``changed``/``resync`` nor progress about a call made with ``progress=``."""
         if self.on_notification is None or not isinstance(params, dict):
             return self.on_notification is not None
-        if method == "changed":
+        if method in ("changed", "resync"):
             return False
         token = params.get("progressToken") if method == "notifications/progress" else None
         return not (isinstance(token, str) and token.startswith(TOKEN_PREFIX))
 
-    def _route(self, method: str, params: Any) -> Change | None:
-        """A ``changed`` notification as a ``Change``; progress for a call made with ``progress=`` to that
-        call; any other goes to the handler here."""
+    def _route(self, method: str, params: Any) -> Change | Resync | None:
+        """A ``changed`` notification as a ``Change``, a ``resync`` as a ``Resync`` (both for the change
+        queue); progress for a call made with ``progress=`` to that call; any other goes to the handler here."""
         if method == "changed" and isinstance(params, dict):
             try:
                 return Change.from_params(params)
             except KeyError:
                 LOG.warning("a changed notification without its fields: %r", params)
+                return None
+        if method == "resync" and isinstance(params, dict):
+            try:
+                return Resync.from_params(params)
+            except KeyError:
+                LOG.warning("a resync notification without its fields: %r", params)
                 return None
         if method == "notifications/progress" and isinstance(params, dict):
             token = params.get("progressToken")

@@ -1,12 +1,12 @@
-"""The live change feed, ``s.changes``: the ``changes.*`` methods, and the ``changed`` events as they arrive,
-for the blocking and the async client."""
+"""The live change feed, ``s.changes``: the ``changes.*`` methods, and the ``changed`` events (and ``resync``
+when the feed fell far behind) as they arrive, for the blocking and the async client."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._namespace import UNSET, Unset, named
-from ._protocol import Change, OnProgress
+from ._protocol import Change, OnProgress, Resync
 from .api import AsyncChanges, Changes, ChangesSubscribeResult
 
 if TYPE_CHECKING:
@@ -34,8 +34,12 @@ class ChangeFeed(Changes):
         wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
         return cast('ChangesSubscribeResult', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
 
-    def __call__(self, timeout: float | None = None) -> Iterator[Change]:
-        """The ``changed`` events, in order, as they arrive (after ``subscribe``).
+    def __call__(self, timeout: float | None = None) -> Iterator[Change | Resync]:
+        """The ``changed`` events, in order, as they arrive (after ``subscribe``), as ``Change``.
+
+        A ``Resync`` instead of a run of events says the feed fell more than 500 changes behind (a large
+        import elsewhere) and they were skipped: read again what you show, or walk
+        ``changes.since(cursor=resync.since)`` up to ``resync.cursor``; the events after it follow on.
 
         With a ``timeout``, the iteration ends after that many seconds without an event; without, it ends
         only with ``ServerExited`` when the server goes. ``RuntimeError`` when the connection is not
@@ -67,8 +71,9 @@ class AsyncChangeFeed(AsyncChanges):
         wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
         return cast('Coroutine[Any, Any, ChangesSubscribeResult]', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
 
-    def __call__(self, timeout: float | None = None) -> AsyncIterator[Change]:
-        """The ``changed`` events as they arrive; with a ``timeout``, ends after that many quiet seconds.
+    def __call__(self, timeout: float | None = None) -> AsyncIterator[Change | Resync]:
+        """The ``changed`` events as they arrive, as ``Change`` (a ``Resync`` when the feed fell far behind
+        and skipped them: read again); with a ``timeout``, ends after that many quiet seconds.
         ``RuntimeError`` when the connection is not subscribed and no event waits."""
         connection = self._connection
         connection._check_running()

@@ -40,6 +40,26 @@ class Change:
         )
 
 
+@dataclass(frozen=True)
+class Resync:
+    """One ``resync`` notification: the subscription fell more than 500 changes behind (another process
+    imported a large document, say), so the server skipped them instead of sending each as a ``Change``.
+
+    What you hold may be out of date: read it again (a list's first page), or walk
+    ``changes.since(cursor=since)`` up to the event whose ``seq`` is this one's. The ``Change`` events that
+    follow come after ``cursor``.
+    """
+
+    since: str
+    cursor: str
+    #: The sequence number of the last change this resync stands for.
+    seq: int
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> Resync:
+        return cls(since=params["since"], cursor=params["cursor"], seq=int(params["seq"]))
+
+
 def timestamp(text: Any) -> datetime | None:
     """An ISO 8601 time of the server (``2026-11-25T21:25:00.504Z``) as an aware ``datetime``."""
     if not isinstance(text, str) or not text:

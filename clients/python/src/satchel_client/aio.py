@@ -21,7 +21,7 @@ from ._namespace import UNSET, MisspeltNames, Unset
 from ._pipes import Pipes
 from ._feeds import AsyncChangeFeed
 from ._reports import AsyncReports
-from ._protocol import Change, Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing
+from ._protocol import Change, Incoming, OnProgress, Params, Progress, Resync, encode, merge_params, outgoing
 from ._protocol import ANSWERED_WHEN_READY, cancellation, refused_as_a_whole, request
 from .api import AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited
@@ -316,7 +316,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         warnings.warn("s.subscribe() is s.changes.subscribe()", DeprecationWarning, stacklevel=2)
         return await self.changes.subscribe(domains)
 
-    async def _iterate_changes(self, timeout: float | None) -> AsyncIterator[Change]:
+    async def _iterate_changes(self, timeout: float | None) -> AsyncIterator[Change | Resync]:
         if self._transport is None:
             raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
         while True:

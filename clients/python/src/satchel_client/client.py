@@ -71,7 +71,7 @@ class Satchel(MisspeltNames, Methods):
 
     @property
     def on_notification(self) -> NotificationHandler | None:
-        """Called with every notification that is not ``changed``, on the reader thread."""
+        """Called with every notification that is not ``changed`` or ``resync``, on the reader thread."""
         return self._wire.on_notification
 
     @on_notification.setter

@@ -26,3 +26,8 @@ def wrong_choice(s: Satchel) -> None:
 
 async def async_factory_is_not_started(async_satchel_factory: AsyncSatchelFactory) -> None:
     async_satchel_factory(db=3)  # error
+
+
+def resync_not_handled(s: Satchel) -> None:
+    for change in s.changes():
+        print(change.kind)  # error

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from satchel_client import AsyncSatchel, AsyncSatchelFactory, Change, Satchel, SatchelFactory
+from satchel_client import AsyncSatchel, AsyncSatchelFactory, Change, Resync, Satchel, SatchelFactory
 from satchel_client.api import Note, RemindersListResult
 
 
@@ -17,6 +17,10 @@ def blocking(s: Satchel) -> str:
     titles = [reminder["title"] for reminder in page["items"]]
     cursor: str = s.changes.subscribe(["notes"])["cursor"]
     for change in s.changes(timeout=0.1):
+        if isinstance(change, Resync):
+            since: str = change.since
+            s.changes.since(cursor=since)
+            continue
         when: datetime | None = change.at
         print(change.kind, change.id, when, cursor)
     votes = s.board.list(sort="hot")["items"][0].get("myVote")
@@ -27,8 +31,11 @@ async def awaited(s: AsyncSatchel) -> int:
     note = await s.notes.create(title="x")
     await s.changes.subscribe()
     async for change in s.changes(timeout=0.1):
-        seen: Change = change
-        print(seen.seq)
+        if isinstance(change, Change):
+            seen: Change = change
+            print(seen.seq)
+        else:
+            print(change.cursor)
     info = await s.server.info(timeout=None)
     return note["revision"] + info["schemaVersion"]
 

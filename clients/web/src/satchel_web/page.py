@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
-from satchel_client import AsyncSatchel, SatchelError, ServerExited
+from satchel_client import AsyncSatchel, Resync, SatchelError, ServerExited
 
 from . import exchange
 from .exchange import Exchange
@@ -162,6 +162,9 @@ class PageSession:
     async def _forward_changes(self, satchel: AsyncSatchel) -> None:
         try:
             async for change in satchel.changes():
+                if isinstance(change, Resync):
+                    self._relay_resync(change)
+                    continue
                 self._relay_change({
                     "seq": change.seq, "at": _wire_time(change.at), "domain": change.domain, "kind": change.kind,
                     "id": change.id, "entity": change.entity,
@@ -181,8 +184,22 @@ class PageSession:
         else:
             self._emit(notification("changed", params), change=True)
 
+    def _relay_resync(self, resync: Resync) -> None:
+        """The satchel fell more than 500 changes behind (a large import, here or in another process) and sent
+        one ``resync`` instead of them: the page is told so, and reads again what it shows. The changes held
+        for the page (at most one a domain) came before it, so they go first: the page sees the feed in order,
+        every change sent, counted in a ``skipped`` or between the resync's ``since`` and ``cursor``."""
+        self._release_held()
+        self._emit(notification("resync", {"since": resync.since, "cursor": resync.cursor, "seq": resync.seq}))
+
+    def _release_held(self) -> None:
+        """The changes held past ``BACKLOG``, oldest first, to the page."""
+        held, self._held = self._held, {}
+        for params in sorted(held.values(), key=lambda each: each["seq"]):
+            self._emit(notification("changed", params), change=True)
+
     def _notified(self, method: str, params: JSON) -> None:
-        """The server's notifications other than ``changed`` go to the page as they are."""
+        """The server's notifications other than ``changed`` and ``resync`` go to the page as they are."""
         self._emit(notification(method, params) if params is not None else {"jsonrpc": "2.0", "method": method})
 
     def _exited(self, satchel: AsyncSatchel) -> None:
@@ -347,9 +364,7 @@ class PageSession:
                 return
             self._backlog -= change
             if change and not self._backlog and self._held:
-                held, self._held = self._held, {}
-                for params in sorted(held.values(), key=lambda each: each["seq"]):
-                    self._emit(notification("changed", params), change=True)
+                self._release_held()
 
 
 def _wire_time(at: datetime.datetime | None) -> str | None:

@@ -151,6 +151,11 @@ rpc.onChange((event) => {
   for (const screen of Object.values(screens)) screen.changed?.(event);
   sync.refresh();
 });
+// More changes than the server sends one by one (a large import): every screen reads again what it shows.
+rpc.onResync(() => {
+  for (const screen of Object.values(screens)) screen.resync?.();
+  sync.refresh();
+});
 
 setLanguage(localStorage.getItem('satchel.language') || 'en');
 const languageSelect = /** @type {HTMLSelectElement} */ (document.getElementById('language'));

@@ -364,6 +364,7 @@ export function mount(section, { rpc }) {
     changed(event) {
       if (event.domain === 'board') schedule();
     },
+    resync() { schedule(); },
     async open(id) {
       if (!rows.has(id)) await load();
       const row = rows.get(id);

@@ -319,6 +319,14 @@ export function mount(section, { rpc }) {
       if (event.kind === 'deleted' && detail?.id === event.id) detail.dialog.close();
       if (started) refreshSoon();
     },
+    async resync() {
+      if (started) refreshSoon();
+      const open = detail;
+      if (!open) return;
+      // The message shown in the sheet may have been deleted among the skipped changes.
+      const gone = await rpc.call('messages.get', { id: open.id }).then(() => false, (failure) => failure.reason === 'notFound');
+      if (gone && detail === open) open.dialog.close();
+    },
     open,
     translate() {
       translateLabels();

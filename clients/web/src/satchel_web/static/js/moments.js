@@ -246,6 +246,10 @@ export function mount(section, { rpc }) {
       refresh();
       if (editing && event.id === editing.id) editing.notice();
     },
+    resync() {
+      refresh();
+      editing?.notice(); // its post may be among the skipped changes: shown beside what was typed, if so
+    },
     open,
     translate() {
       translateLabels();

@@ -281,6 +281,10 @@ export function mount(section, { rpc }) {
       if (['notes', 'photos'].includes(event.domain)) refresh();
       if (event.domain === 'notes' && editing && event.id === editing.id) editing.notice();
     },
+    resync() {
+      refresh();
+      editing?.notice(); // its note may be among the skipped changes: shown beside what was typed, if so
+    },
     // The item as it is now, from the server: it opens however far down the list it is, loaded or not.
     async open(id, domain) {
       if ((domain === 'photos') !== (mode === 'photos')) setMode(domain === 'photos' ? 'photos' : 'text');

@@ -551,6 +551,7 @@ export function mount(section, { rpc }) {
     changed(event) {
       if (event.domain === 'reminders') schedule();
     },
+    resync() { schedule(); }, // rows being typed in keep their text, as on any change
     async open(id) {
       if (!rows.has(id)) await load();
       // A reminder further down than what is loaded: the list is read down to it, in large pages.

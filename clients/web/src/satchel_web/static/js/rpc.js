@@ -12,10 +12,11 @@ export class RpcError extends Error {
 }
 
 /**
- * Calls go out with ids and come back as promises; `changed` notifications go to `onChange` listeners,
- * the bridge's status (`ready`, `restarting`, a lost connection) to `onStatus` listeners, and a call's
- * `notifications/progress` to the `onProgress` it was made with. A dropped socket is opened again; calls
- * made meanwhile wait for it.
+ * Calls go out with ids and come back as promises; `changed` notifications go to `onChange` listeners, a
+ * `resync` (the server skipped more than 500 changes: what is shown may be out of date) to `onResync`
+ * listeners, the bridge's status (`ready`, `restarting`, a lost connection) to `onStatus` listeners, and a
+ * call's `notifications/progress` to the `onProgress` it was made with. A dropped socket is opened again;
+ * calls made meanwhile wait for it.
  */
 export class Rpc {
   constructor(url) {
@@ -27,6 +28,7 @@ export class Rpc {
     /** @type {string | null} names this page to the bridge's `POST /uploads` (from its `ready` status) */
     this.page = null;
     this.changeListeners = new Set();
+    this.resyncListeners = new Set();
     this.statusListeners = new Set();
     this.socket = null;
     this.retry = 250;
@@ -71,6 +73,8 @@ export class Rpc {
     try { message = JSON.parse(text); } catch { return; }
     if (message.method === 'changed') {
       for (const listener of this.changeListeners) listener(message.params);
+    } else if (message.method === 'resync') {
+      for (const listener of this.resyncListeners) listener(message.params);
     } else if (message.method === 'notifications/progress') {
       this.progress.get(message.params?.progressToken)?.(message.params);
     } else if (message.method === 'bridge/status') {
@@ -134,6 +138,9 @@ export class Rpc {
   }
 
   onChange(listener) { this.changeListeners.add(listener); }
+
+  /** `listener({since, cursor, seq})` when changes were skipped (a large import): read again what is shown. */
+  onResync(listener) { this.resyncListeners.add(listener); }
 
   onStatus(listener) { this.statusListeners.add(listener); }
 

@@ -28,6 +28,8 @@
  * @property {() => unknown} [refresh] The connection is back: read again what is shown.
  * @property {() => void} [translate] The page's language changed.
  * @property {(event: ChangeEvent) => void} [changed] Something changed, here or in another process.
+ * @property {() => void} [resync] Changes were skipped (`resync`: a large import, here or elsewhere): read
+ *   again what is shown, as after a change of each of its domains, keeping what is being typed.
  * @property {(id: string, domain: string) => unknown} [open] Show one item (from search).
  */
 
