@@ -46,6 +46,9 @@ final class NetworkWaits {
     /// Where a wait's thread hands in what it brought (by its job), and wakes the loop.
     private final class Mailbox: Sendable {
         let results = Mutex<[(ObjectIdentifier, Result<any Sendable, DomainError>)]>([])
+        /// The latest progress each wait has reported and the loop has not yet passed on, with when a wait
+        /// last woke the loop for it (monotonic seconds).
+        let progress = Mutex<(latest: [ObjectIdentifier: (Int, Int)], woken: [ObjectIdentifier: Double])>(([:], [:]))
         /// Read end: readable once a result is in. Write end: for the waits' threads.
         let reader: Int32
         let writer: Int32
@@ -63,6 +66,25 @@ final class NetworkWaits {
 
         func post(_ job: ObjectIdentifier, _ value: Result<any Sendable, DomainError>) {
             results.withLock { $0.append((job, value)) }
+            wake()
+        }
+
+        /// Keeps `done` of `total` as the job's latest progress; wakes the loop at most every 100 ms for it
+        /// (and for the last report, `done == total`).
+        func post(progress done: Int, of total: Int, for job: ObjectIdentifier) {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+            let due = progress.withLock { state -> Bool in
+                state.latest[job] = (done, total)
+                guard done >= total || seconds - (state.woken[job] ?? 0) >= 0.1 else { return false }
+                state.woken[job] = seconds
+                return true
+            }
+            if due { wake() }
+        }
+
+        private func wake() {
             var byte: UInt8 = 1
             _ = write(writer, &byte, 1)
         }
@@ -110,7 +132,8 @@ final class NetworkWaits {
         job.finish = started.finish
         inFlight[job.lane] = job
         let (wait, cancellation, mailbox, key) = (started.wait, job.cancellation, mailbox, ObjectIdentifier(job))
-        DispatchQueue.global().async { mailbox.post(key, wait(cancellation)) }
+        let progress = WaitProgress { done, total in mailbox.post(progress: done, of: total, for: key) }
+        DispatchQueue.global().async { mailbox.post(key, wait(cancellation, progress)) }
     }
 
     /// The jobs whose waits are over, with what each brought (the wake-up is consumed).
@@ -122,6 +145,25 @@ final class NetworkWaits {
             guard let (lane, job) = inFlight.first(where: { ObjectIdentifier($0.value) == key }) else { return nil }
             inFlight[lane] = nil
             return (job, result)
+        }
+    }
+
+    /// The latest progress each wait in flight reported since the last call.
+    func takeProgress() -> [(Job, Int, Int)] {
+        let latest = mailbox.progress.withLock { state in defer { state.latest = [:] }; return state.latest }
+        return latest.compactMap { key, report in
+            inFlight.values.first { ObjectIdentifier($0) == key }.map { ($0, report.0, report.1) }
+        }
+    }
+
+    /// The progress `job` (whose wait is over) reported and was not yet passed on: its last report, to go out
+    /// before its answer.
+    func takeProgress(of job: Job) -> (Int, Int)? {
+        let key = ObjectIdentifier(job)
+        return mailbox.progress.withLock { state in
+            state.woken[key] = nil
+            defer { state.latest[key] = nil }
+            return state.latest[key]
         }
     }
 

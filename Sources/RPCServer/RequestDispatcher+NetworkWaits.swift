@@ -13,6 +13,10 @@ extension RequestDispatcher {
         case .success(nil):
             return false
         case .success(let steps?):
+            // A wait that reads on a connection of its own sees every write answered before it.
+            if method.waitReadsDatabase, let error = commitBeforeExternalWork?(&output) {
+                logger.error("the commit before \(method.name) failed: \(error)")
+            }
             let progress = ProgressReporter.token(in: request.params).flatMap { token in
                 sendNow.map { ProgressReporter(token: token, send: $0) }
             }
@@ -40,7 +44,13 @@ extension RequestDispatcher {
     /// Finishes the request whose wait is over (when ``NetworkWaits/wakeDescriptor`` is readable), inside the
     /// loop's write group, and starts the next.
     func finishWaits(into output: inout JSONWriter) {
+        for (job, done, total) in waits.takeProgress() where !job.cancellation.isCancelled {
+            job.progress?.report(done, total: total)
+        }
         for (job, result) in waits.takeArrived() {
+            if let (done, total) = waits.takeProgress(of: job), !job.cancellation.isCancelled {
+                job.progress?.report(done, total: total)
+            }
             finish(job, result, into: &output)
         }
         startWaits(into: &output)

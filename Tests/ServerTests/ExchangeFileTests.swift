@@ -185,3 +185,63 @@ import Testing
         }
     }
 }
+
+/// An export into a file of a database file reads on a connection of its own, off the loop: the requests
+/// after it are answered meanwhile, it sees every write answered before it, and it can be cancelled.
+@Suite struct ExportOffTheLoopTests {
+    @Test func aPingBehindAnExportIsAnsweredFirstAndTheExportHoldsWhatCameBefore() throws {
+        try ExchangeFileTests.withFolder { folder in
+            let server = try SatchelProcess(["--db", folder + "/db.sqlite"])
+            let batch = (0..<1_000).map { request($0 + 10, "notes.create", ["title": .string("note \($0)"), "content": .string(String(repeating: "x", count: 500))]) }
+            server.send(Array(("[" + batch.joined(separator: ",") + "]\n").utf8))
+            #expect(server.readMessage(timeout: 60)?.arrayValue?.count == 1_000)
+            let path = folder + "/out.json"
+            let lines = [
+                request(1, "notes.create", ["title": "written just before"]),
+                request(2, "export", ["path": .string(path), "_meta": ["progressToken": "e"]]),
+                request(3, "ping"),
+            ]
+            server.send(Array(lines.map { $0 + "\n" }.joined().utf8))
+            var answers: [JSONValue] = []
+            var progress: [JSONValue] = []
+            while answers.count < 3, let message = server.readMessage(timeout: 60) {
+                if message["method"] == "notifications/progress" { progress.append(message["params"] ?? .null) } else { answers.append(message) }
+            }
+            #expect(answers.map { $0["id"] } == [1, 3, 2], "the ping does not wait for the export")
+            #expect(answers.last?["result"]?["counts"]?["notes"] == 1_001)
+            #expect(progress.last?["progress"] == progress.last?["total"], "the last report is the whole, before the answer")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("written just before"))
+        }
+    }
+
+    @Test func aCancelledExportLeavesNoFile() throws {
+        try ExchangeFileTests.withFolder { folder in
+            let server = try SatchelProcess(["--db", folder + "/db.sqlite"])
+            for start in stride(from: 0, to: 20_000, by: 1_000) {
+                let batch = (start..<start + 1_000).map {
+                    request($0 + 10, "notes.create", ["title": .string("note \($0)"), "content": .string(String(repeating: "y", count: 1_000))])
+                }
+                server.send(Array(("[" + batch.joined(separator: ",") + "]\n").utf8))
+                #expect(server.readMessage(timeout: 60)?.arrayValue?.count == 1_000)
+            }
+            let path = folder + "/out.json"
+            let lines = [
+                request(1, "export", ["path": .string(path)]),
+                #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+                request(2, "ping"),
+            ]
+            server.send(Array(lines.map { $0 + "\n" }.joined().utf8))
+            #expect(server.readMessage(timeout: 30)?["error"]?["code"] == -32800)
+            #expect(server.readMessage(timeout: 30)?["id"] == 2)
+            // The export's thread stops at its next piece and takes its temporary file away.
+            let deadline = Date().addingTimeInterval(10)
+            var left: [String] = []
+            repeat {
+                usleep(50_000)
+                left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("out.json") }
+            } while !left.isEmpty && Date() < deadline
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+}

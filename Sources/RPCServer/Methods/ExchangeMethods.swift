@@ -11,12 +11,20 @@ import Protocol
 enum ExchangeMethods {
     static let pathParam = Schema.string(description: "an absolute path")
 
+    /// What `export {path}` answers.
+    static func fileResult(path: String, bytes: Int, counts: [String: Int]) -> JSONValue {
+        [
+            "path": .string(path), "bytes": .integer(Int64(bytes)),
+            "counts": .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+        ]
+    }
+
     static func methods(store: DataStore, maximumMessageBytes: Int) -> [RPCMethod] {
         let exchange = store.exchange
         let importMode = Required<ImportMode>("mode", Schema.enumeration(["merge", "replace"]), "merge or replace.") {
             $0.stringValue.flatMap(ImportMode.init(rawValue:))
         }
-        return [
+        let methods = [
             RPCMethod(
                 "export",
                 summary: "Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.",
@@ -43,10 +51,7 @@ enum ExchangeMethods {
                     try exchange.export(progress: progress) { try writer.write($0) }
                     try writer.finish()
                     try file.finish()
-                    return [
-                        "path": .string(path), "bytes": .integer(Int64(file.bytes)),
-                        "counts": .object(JSONObject(writer.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
-                    ]
+                    return fileResult(path: path, bytes: file.bytes, counts: writer.counts)
                 }
                 var document: [UInt8] = []
                 let writer = ExchangeWriter { chunk in
@@ -88,6 +93,24 @@ enum ExchangeMethods {
                 ]
             },
         ]
+        // An export into a file of a database file reads on a connection of its own, off the loop (SQLite's
+        // write-ahead log gives it a snapshot): the requests after it are answered meanwhile, and it is
+        // answered when its file is in place. (In memory, or into a message, it runs in line.)
+        let export = methods[0]
+        export.waitReadsDatabase = true
+        export.network = { params, session in
+            guard let path = params.string("path"), let database = store.database.path else { return nil }
+            let overwrite = params.bool("overwrite") ?? false
+            return NetworkSteps(
+                start: {
+                    FileExport(
+                        path: path, database: database,
+                        file: try ExchangeFileOutput(path: try session.fileAccess.writable(path, field: "path"), overwrite: overwrite))
+                },
+                wait: { export, cancellation, progress throws(DomainError) in try export.run(cancellation, progress) },
+                finish: { export, written in fileResult(path: export.path, bytes: written.bytes, counts: written.counts) })
+        }
+        return methods
     }
 
     /// The document as the domain's type, read from the parsed params as they are (never written back to
@@ -103,6 +126,45 @@ enum ExchangeMethods {
             return try JSONValueDecoder().decode(ExchangeDocument.self, from: value)
         } catch let error as DecodingError {
             throw DomainError.validation(reason: .invalidDocument, field: "document" + ExchangeDocument.path(of: error))
+        }
+    }
+}
+
+/// An export into a file, run off the loop on a connection of its own.
+final class FileExport: @unchecked Sendable {
+    let path: String
+    private let database: String
+    /// Made on the loop thread, then used by the export's thread alone.
+    private let file: ExchangeFileOutput
+
+    struct Written: Sendable {
+        var bytes: Int
+        var counts: [String: Int]
+    }
+
+    init(path: String, database: String, file: ExchangeFileOutput) {
+        self.path = path
+        self.database = database
+        self.file = file
+    }
+
+    /// Reads everything in one snapshot of its own connection and writes it into the file, which is put in
+    /// place at the end; a cancelled export stops at its next piece and leaves no file.
+    func run(_ cancellation: Cancellation, _ progress: WaitProgress) throws(DomainError) -> Written {
+        do {
+            let reader = try DataStore(path: database)
+            let writer = ExchangeWriter { [file] chunk in
+                if cancellation.isCancelled { throw DomainError.storage(reason: .ioError, detail: "the export was cancelled") }
+                try file.write(chunk)
+            }
+            try reader.exchange.export(progress: { progress.report($0, total: $1) }) { try writer.write($0) }
+            try writer.finish()
+            try file.finish()
+            return Written(bytes: file.bytes, counts: writer.counts)
+        } catch let error as DomainError {
+            throw error
+        } catch {
+            throw .storage(reason: .ioError, detail: "\(error)")
         }
     }
 }

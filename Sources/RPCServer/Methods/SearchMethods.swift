@@ -49,7 +49,7 @@ enum SearchMethods {
                 try index.catchUp(limit: SearchIndex.stepSize)
                 session.report(max(0, total - (try index.changesBehind())), total: total, message: "indexing")
                 return NetworkSteps.Started(
-                    wait: { _ in .success(0) },
+                    wait: { _, _ in .success(0) },
                     finish: { _ in
                         guard try index.changesBehind() <= SearchIndex.stepSize else { throw NetworkSteps.Again() }
                         return try search(params, session)

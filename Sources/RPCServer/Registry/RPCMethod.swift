@@ -19,6 +19,9 @@ final class RPCMethod {
     /// connection has written so far is committed first, so no other process waits on this one's write
     /// lock meanwhile.
     var network: ((ParamValues, Session) throws -> NetworkSteps?)?
+    /// Whether the wait of ``network`` reads the database on a connection of its own (`export` to a file):
+    /// then what the connection wrote before it is committed first, so that the read sees it.
+    var waitReadsDatabase = false
 
     init(
         _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
