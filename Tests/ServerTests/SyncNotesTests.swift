@@ -418,11 +418,13 @@ import Darwin
     static func settle(_ devices: [Device], online: [Bool], _ read: (Device) -> [String]) throws -> [[String]] {
         for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
         var states: [[String]] = []
-        for _ in 0..<6 {
+        // Rounds until they agree: on a busy machine a round can fail (a link still connecting) and leave
+        // the next one to carry what it did not; a minute is the most they are given.
+        let deadline = Date().addingTimeInterval(60)
+        repeat {
             for device in devices { _ = device.call("sync.now") }
             states = devices.map(read)
-            if states.allSatisfy({ $0 == states[0] }) { break }
-        }
+        } while !states.allSatisfy({ $0 == states[0] }) && Date() < deadline
         return states
     }
 
