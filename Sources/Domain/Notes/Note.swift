@@ -47,12 +47,13 @@ public struct NoteChanges: Sendable {
     }
 }
 
-/// The bounds of every text a person writes (SPEC §3, docs/protocol.md "Limits"): a field holds at most its
+/// The bounds of every text a person writes (docs/protocol.md, "Conventions"): a field holds at most its
 /// number of characters (grapheme clusters, what a person sees), at most four bytes of UTF-8 per character
-/// of that number (and never less than 32 KiB, so that a short field may hold a line of emoji), and no character of more than ``maximumScalarsPerCharacter`` Unicode scalars (a letter
-/// with a few accents, a flag or a joined family emoji are well within it; a million combining marks on one
-/// letter, or 150,000 emoji joined into one, are not). So no stored text exceeds a known size, whatever it
-/// is made of, and every path that makes data (methods, import, sync) checks the same rule.
+/// of that number (and never less than 32 KiB, so that a short field may hold a line of emoji), and no
+/// character of more than ``maximumScalarsPerCharacter`` Unicode scalars (a letter with a few accents, a
+/// flag or a joined family emoji are well within it; a million combining marks on one letter, or 150,000
+/// emoji joined into one, are not). So no stored text exceeds a known size, whatever it is made of, and
+/// every path that makes data (methods, import, sync) checks the same rule.
 enum TextRules {
     /// The most Unicode scalars one character may be made of.
     static let maximumScalarsPerCharacter = 32
@@ -64,7 +65,8 @@ enum TextRules {
     static func byteLimit(characters: Int) -> Int { max(characters * bytesPerCharacter, minimumBytes) }
 
     /// Checks `text` against a limit of `characters` characters: `reason` (with `limit` in characters) when
-    /// it has more, `textTooLarge` (with `limit` in bytes) when it takes more than ``byteLimit(characters:)``, `characterTooLong` when one of its characters is made of too many scalars.
+    /// it has more, `textTooLarge` (with `limit` in bytes) when it takes more than
+    /// ``byteLimit(characters:)``, `characterTooLong` when one of its characters is made of too many scalars.
     static func check(_ text: String, field: String, characters: Int, reason: Reason) throws(DomainError) {
         let bytes = text.utf8.count
         let byteLimit = byteLimit(characters: characters)
