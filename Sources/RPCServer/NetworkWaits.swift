@@ -46,9 +46,11 @@ final class NetworkWaits {
     /// Where a wait's thread hands in what it brought (by its job), and wakes the loop.
     private final class Mailbox: Sendable {
         let results = Mutex<[(ObjectIdentifier, Result<any Sendable, DomainError>)]>([])
-        /// The latest progress each wait has reported and the loop has not yet passed on, with when a wait
-        /// last woke the loop for it (monotonic seconds).
-        let progress = Mutex<(latest: [ObjectIdentifier: (Int, Int)], woken: [ObjectIdentifier: Double])>(([:], [:]))
+        /// What each wait has reported and the loop has not yet passed on — its first report (which goes out
+        /// at once, as a request on the loop sends its first) and its latest — with when a wait last woke the
+        /// loop for it (monotonic seconds).
+        let progress = Mutex<(first: [ObjectIdentifier: (Int, Int)], latest: [ObjectIdentifier: (Int, Int)], woken: [ObjectIdentifier: Double])>(
+            ([:], [:], [:]))
         /// Read end: readable once a result is in. Write end: for the waits' threads.
         let reader: Int32
         let writer: Int32
@@ -76,7 +78,11 @@ final class NetworkWaits {
             clock_gettime(CLOCK_MONOTONIC, &now)
             let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
             let due = progress.withLock { state -> Bool in
-                state.latest[job] = (done, total)
+                if state.woken[job] == nil {
+                    state.first[job] = (done, total)
+                } else {
+                    state.latest[job] = (done, total)
+                }
                 guard done >= total || seconds - (state.woken[job] ?? 0) >= 0.1 else { return false }
                 state.woken[job] = seconds
                 return true
@@ -148,22 +154,27 @@ final class NetworkWaits {
         }
     }
 
-    /// The latest progress each wait in flight reported since the last call.
+    /// What the waits in flight reported since the last call: for each, its first report (once) and its
+    /// latest, in that order.
     func takeProgress() -> [(Job, Int, Int)] {
-        let latest = mailbox.progress.withLock { state in defer { state.latest = [:] }; return state.latest }
-        return latest.compactMap { key, report in
-            inFlight.values.first { ObjectIdentifier($0) == key }.map { ($0, report.0, report.1) }
+        let (first, latest) = mailbox.progress.withLock { state in
+            defer { (state.first, state.latest) = ([:], [:]) }
+            return (state.first, state.latest)
         }
+        var reports: [(Job, Int, Int)] = []
+        for job in inFlight.values {
+            let key = ObjectIdentifier(job)
+            for report in [first[key], latest[key]].compactMap({ $0 }) { reports.append((job, report.0, report.1)) }
+        }
+        return reports
     }
 
-    /// The progress `job` (whose wait is over) reported and was not yet passed on: its last report, to go out
-    /// before its answer.
-    func takeProgress(of job: Job) -> (Int, Int)? {
+    /// What `job` (whose wait is over) reported and was not yet passed on, to go out before its answer.
+    func takeProgress(of job: Job) -> [(Int, Int)] {
         let key = ObjectIdentifier(job)
         return mailbox.progress.withLock { state in
-            state.woken[key] = nil
-            defer { state.latest[key] = nil }
-            return state.latest[key]
+            defer { (state.first[key], state.latest[key], state.woken[key]) = (nil, nil, nil) }
+            return [state.first[key], state.latest[key]].compactMap { $0 }
         }
     }
 

@@ -48,7 +48,7 @@ extension RequestDispatcher {
             job.progress?.report(done, total: total)
         }
         for (job, result) in waits.takeArrived() {
-            if let (done, total) = waits.takeProgress(of: job), !job.cancellation.isCancelled {
+            for (done, total) in waits.takeProgress(of: job) where !job.cancellation.isCancelled {
                 job.progress?.report(done, total: total)
             }
             finish(job, result, into: &output)

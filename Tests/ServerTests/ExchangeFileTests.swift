@@ -209,6 +209,7 @@ import Testing
             }
             #expect(answers.map { $0["id"] } == [1, 3, 2], "the ping does not wait for the export")
             #expect(answers.last?["result"]?["counts"]?["notes"] == 1_001)
+            #expect(progress.first?["progress"] == 1, "the first report goes out as it came, as on the loop")
             #expect(progress.last?["progress"] == progress.last?["total"], "the last report is the whole, before the answer")
             let text = try String(contentsOfFile: path, encoding: .utf8)
             #expect(text.contains("written just before"))
