@@ -136,3 +136,19 @@ import Testing
         #expect(try shadows() == 1)
     }
 }
+
+/// Field stamps name their device by a number of this database's: a number another process gave since this
+/// one read them is read again, never taken for "no device".
+@Suite struct SyncStampsTests {
+    @Test func aDeviceNumberedByAnotherProcessIsReadAgain() throws {
+        try DomainTestSupport.withTemporaryDirectory { folder in
+            let first = try DataStore(path: folder + "/stamps.sqlite")
+            let second = try DataStore(path: folder + "/stamps.sqlite")
+            let here = SyncStamps(first.database)
+            let there = SyncStamps(second.database)
+            #expect(try there.decode("title=5@0") == ["title": .init(seq: 5, device: "")])  // its numbers are read now
+            let text = try here.encode(["title": .init(seq: 7, device: "laptop-id")])
+            #expect(try there.decode(text) == ["title": .init(seq: 7, device: "laptop-id")])
+        }
+    }
+}

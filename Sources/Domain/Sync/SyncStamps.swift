@@ -37,6 +37,17 @@ final class SyncStamps {
         return made
     }
 
+    /// The device numbered `number`: read again when this connection has not seen it (another process on
+    /// the same database numbered it since), so a stamp never reads as "no device" (which would count every
+    /// deletion as not having seen it, where PostgreSQL and the other devices count it as seen).
+    private func id(ofDevice number: Int64) throws -> String {
+        guard number != 0 else { return "" }
+        if let known = deviceIDs[number] { return known }
+        forget()
+        try loadDevices()
+        return deviceIDs[number] ?? ""
+    }
+
     /// Forgets the device numbers read (a transaction that made one was rolled back).
     func forget() {
         (deviceNumbers, deviceIDs, devicesLoaded) = ([:], [:], false)
@@ -57,7 +68,7 @@ final class SyncStamps {
             guard let equals = part.firstIndex(of: "="), let at = part.firstIndex(of: "@"),
                 let seq = Int64(part[part.index(after: equals)..<at]), let device = Int64(part[part.index(after: at)...])
             else { continue }
-            stamps[String(part[..<equals])] = SyncStateStore.FieldStamp(seq: seq, device: device == 0 ? "" : deviceIDs[device] ?? "")
+            stamps[String(part[..<equals])] = SyncStateStore.FieldStamp(seq: seq, device: try id(ofDevice: device))
         }
         return stamps
     }
