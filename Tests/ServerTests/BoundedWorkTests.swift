@@ -242,5 +242,9 @@ import Testing
         #expect(titles.first == "burst 1234", "\(titles)")
         #expect(progress.count >= 2)
         #expect(progress.last?["params"]?["progress"] == progress.last?["params"]?["total"])
+        let totals = Set(progress.compactMap { $0["params"]?["total"] })
+        #expect(totals.count == 1, "one total throughout: \(totals)")
+        let steps = progress.compactMap { $0["params"]?["progress"]?.integerValue }
+        #expect(steps == steps.sorted(), "reports count up")
     }
 }

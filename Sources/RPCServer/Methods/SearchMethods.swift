@@ -52,6 +52,9 @@ enum SearchMethods {
                     wait: { _, _ in .success(0) },
                     finish: { _ in
                         guard try index.changesBehind() <= SearchIndex.stepSize else { throw NetworkSteps.Again() }
+                        // The last step here too, so the reports count up to the same total and end at it.
+                        try index.catchUp(limit: SearchIndex.stepSize)
+                        session.report(total, total: total, message: "indexing")
                         return try search(params, session)
                     })
             }
