@@ -302,12 +302,14 @@ public final class Database {
     /// error says why. A file that goes away during the commit itself fails it too, after the fact: nothing is
     /// acknowledged that is not stored at the path.
     func commit() throws(SQLiteError) {
-        if fileHasMoved() {
+        // Only a commit that writes is checked: ending a read (every chunk's shared snapshot) costs no stat.
+        let writes = isInWriteTransaction
+        if writes && fileHasMoved() {
             rollback()
             throw movedAway()
         }
         try commitStatement.run()
-        if fileHasMoved() { throw movedAway() }
+        if writes && fileHasMoved() { throw movedAway() }
     }
 
     /// Whether the database file at ``path`` is not the file this connection has open (SQLite's
