@@ -68,6 +68,7 @@ case .serve(let configuration):
         }
     }
 
+    store.sync.zone = configuration.timeZone
     var sync: SyncService? = nil
     if let url = configuration.syncURL {
         do {

@@ -43,6 +43,7 @@ import Testing
         let merged = TextMerge.merge(base: "eggs\n", ours: "eggs\nmilk\n", theirs: "eggs\ntea\n")
         #expect(merged.text == "eggs\nmilk\ntea\n")
         #expect(merged.isClean)
+        #expect(TextMerge.merge(base: "eggs", ours: "eggs\nmilk", theirs: "eggs\ntea").text == "eggs\nmilk\ntea")
         // One holding the other is the same addition, made further on one side: once.
         #expect(TextMerge.merge(base: "eggs\n", ours: "eggs\nmilk\n", theirs: "eggs\nmilk\ntea\n").text == "eggs\nmilk\ntea\n")
     }
@@ -51,7 +52,9 @@ import Testing
         let merged = TextMerge.merge(base: "Meet at 10 in the lobby", ours: "Meet at 11 in the lobby", theirs: "Meet at 9 in the lobby")
         #expect(merged.text == "Meet at 9 in the lobby")
         #expect(merged.clashes == 1)
-        // A deletion of a word the other side changed is a clash too.
+        // Different words put in at one place within a line are a clash too, and so is a deletion of a word
+        // the other side changed.
+        #expect(TextMerge.merge(base: "Sand", ours: "Sand, at dusk", theirs: "Sand, at noon").clashes == 1)
         #expect(TextMerge.merge(base: "a b c", ours: "a c", theirs: "a B c").clashes == 1)
     }
 

@@ -37,6 +37,8 @@ import Darwin
             path = folder + "/\(name).sqlite"
             uri = database?.uri(account)
             server = try SatchelProcess(["--db", path] + (uri.map { ["--sync", $0] } ?? []))
+            // Named as a person names a device: conflict copies say where their version was written.
+            _ = call("sync.setDeviceName", ["name": .string(name)])
         }
 
         /// The answer to `method`, skipping the notifications that come before it.
@@ -91,6 +93,11 @@ import Darwin
         }
     }
 
+    /// `texts` with the time a conflict copy's label tells ("27 Nov 19:20") written as `TIME`.
+    static func timeless(_ texts: [String]) -> [String] {
+        texts.map { $0.replacing(/\d{1,2} [A-Z][a-z]{2} \d{2}:\d{2}/, with: "TIME") }
+    }
+
     static func folder() throws -> String {
         let folder = NSTemporaryDirectory() + "satchel-sync-notes-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -138,9 +145,10 @@ import Darwin
         #expect(desktop.call("notes.update", ["id": .string(id), "title": "Plan from the desktop"])?["result"] != nil)
         // Back online: its version came later and stays in place; the laptop's is kept beside it.
         try desktop.restart(syncing: true)
-        let expected = ["Plan from the desktop", "Plan from the laptop (conflict)"]
-        #expect(desktop.waitForTitles(expected) == expected)
-        #expect(laptop.waitForTitles(expected) == expected)
+        // The copy says where and when its version was written.
+        let expected = ["Plan from the desktop", "Plan from the laptop — laptop, TIME"]
+        #expect(SyncAppsTests.wait(desktop, for: expected) { Self.timeless($0.titles()) } == expected)
+        #expect(SyncAppsTests.wait(laptop, for: expected) { Self.timeless($0.titles()) } == expected)
         // The same copy on both (same id), and nothing more comes of it.
         let ids = { (device: Device) in
             (device.call("notes.list")?["result"]?["items"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.sorted()

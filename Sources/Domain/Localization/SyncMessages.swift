@@ -26,5 +26,15 @@ enum SyncMessages {
             .russian: "Удалить это может только автор: это написал другой аккаунт",
             .japanese: "これを削除できるのは作成者だけです: 別のアカウントが作成しました",
         ],
+        "emptyName": [
+            .english: "A device needs a name",
+            .russian: "Устройству нужно имя",
+            .japanese: "デバイスには名前が必要です",
+        ],
+        "nameTooLong": [
+            .english: "A device's name is at most {limit} characters",
+            .russian: "Имя устройства — не длиннее {limit} символов",
+            .japanese: "デバイス名は {limit} 文字までです",
+        ],
     ]
 }

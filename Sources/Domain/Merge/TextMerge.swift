@@ -120,9 +120,10 @@ enum TextDiff {
 }
 
 /// A three-way merge of texts: what `ours` and `theirs` each changed since `base`, both kept in place. Edits
-/// to different words, lines or paragraphs all stay; the same edit made on both sides appears once; two
-/// insertions at one place both stay (ours first), or once when one holds the other. Only edits of the
-/// same words that differ clash: there `theirs` (the later) stands, and ``Result/clashes`` counts them.
+/// to different words, lines or paragraphs all stay; the same edit made on both sides appears once; lines
+/// added at one place both stay (ours first). Only different edits of the same words, or different words
+/// put in at one place within a line, clash: there `theirs` (the later) stands, and ``Result/clashes``
+/// counts them.
 /// The same three texts always give the same result.
 public enum TextMerge {
     /// Where a part of the merged text comes from.
@@ -149,6 +150,12 @@ public enum TextMerge {
         public var clashes: Int
 
         public var isClean: Bool { clashes == 0 }
+    }
+
+    /// Refuses a text to merge that is longer than any text a person writes (a note's content), as the
+    /// field `field`.
+    public static func check(_ text: String, field: String) throws(DomainError) {
+        try TextRules.check(text, field: field, characters: Note.maximumContentLength, reason: .contentTooLong)
     }
 
     public static func merge(base: String, ours: String, theirs: String) -> Result {
@@ -291,19 +298,30 @@ public enum TextMerge {
             last = (origin, units.map(\.1)[...], range.upperBound)
         }
 
-        /// Two insertions at one place: once when the same, or when one holds the other at its start or end.
+        /// Two insertions at one place: once when the same, or when one holds the other at its start or end;
+        /// both when they are lines put in between lines (the earlier first); else they clash, and theirs
+        /// stands.
         mutating func insertBoth(_ ours: Substring, _ theirs: Substring, at unit: Int) {
             last = nil
             keep(upTo: unit)
+            let atEnd = unit == base.count
+            let lineStart = unit == 0 || base.text(unit - 1..<unit).last?.isNewline == true
+            let betweenLines =
+                (lineStart && [ours, theirs].allSatisfy { $0.last?.isNewline == true || atEnd })
+                || ((atEnd || base.text(unit..<unit + 1).first?.isNewline == true)
+                    && [ours, theirs].allSatisfy { $0.first?.isNewline == true })
             if ours == theirs {
                 append(ours, .both)
             } else if theirs.hasPrefix(ours) || theirs.hasSuffix(ours) {
                 append(theirs, .theirs)
             } else if ours.hasPrefix(theirs) || ours.hasSuffix(theirs) {
                 append(ours, .ours)
-            } else {
+            } else if betweenLines {
                 append(ours, .ours)
                 append(theirs, .theirs)
+            } else {
+                append(theirs, .theirs)
+                clashes += 1
             }
         }
 

@@ -394,11 +394,19 @@ enum Migrations {
                 OLD.brightness, OLD.deadline, OLD.position, OLD.created_at, OLD.updated_at, OLD.revision);
         END;
         """,
+        // 16: the name each device of the shared log last gave itself in its rows (a conflict copy says
+        // where the version it keeps was written); per entity changed here while the log moved on, the log's
+        // version those changes stood on (`stood`, its row): what they are merged against.
+        """
+        ALTER TABLE sync_devices ADD COLUMN name TEXT;
+        ALTER TABLE sync_entities ADD COLUMN stood INTEGER;
+        ALTER TABLE sync_entities ADD COLUMN stood_state TEXT;
+        """,
     ]
 
     /// The schema version this build writes: `all.count`, kept as a number so that opening a database that
     /// is already current does not build every migration's text (a test checks the two agree).
-    static let latestVersion = 15
+    static let latestVersion = 16
 
     /// A new database as the migrations leave it, at ``SchemaTemplate/version``: the bytes a new database
     /// starts from. Running the migrations costs SQLite a parse and a schema reload for each statement

@@ -42,9 +42,10 @@ protocol SyncDomain: AnyObject {
     var domain: ChangeDomain { get }
     /// The domain's name in the shared log (the local one's, but for votes).
     var logDomain: String { get }
-    /// Changes to the same content made apart keep the overwritten version as a conflict copy (notes,
-    /// photos, the diary); without copies, the later change wins field by field (reminders).
-    var keepsCopies: Bool { get }
+    /// One account's own (notes, photos, the diary, reminders): a clash keeps the overwritten version as a
+    /// conflict copy, and its rows say which device wrote them and what their texts were. The shared
+    /// domains' entities have one author each, who writes them whole.
+    var isPrivate: Bool { get }
     func read(_ id: String) throws -> SyncRead<Version>
     /// Makes this device's entity `version` (deletes it when `nil`) and logs the change; answers whether
     /// anything changed.
@@ -71,7 +72,7 @@ protocol SyncDomain: AnyObject {
 }
 
 extension SyncDomain {
-    var keepsCopies: Bool { true }
+    var isPrivate: Bool { true }
     var logDomain: String { domain.rawValue }
     func localEntity(_ id: String) -> String { id }
     func changesHere(_ id: String) -> Bool { true }
@@ -349,7 +350,6 @@ final class SyncedDiary: Store, SyncDomain {
 
 final class SyncedReminders: Store, SyncDomain {
     let domain = ChangeDomain.reminders
-    let keepsCopies = false
     private lazy var positions = SyncPositions(database, table: "reminders")
     private lazy var select = Prepared(
         database,

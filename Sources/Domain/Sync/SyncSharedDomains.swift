@@ -30,7 +30,7 @@ extension SyncDomain where Version: AuthoredVersion {
 /// or on its other devices); those loaded from the upstream feed are this device's history.
 final class SyncedMessages: Store, SyncDomain {
     let domain = ChangeDomain.messages
-    let keepsCopies = false
+    let isPrivate = false
     private let localAuthor: Author
     private let account: () -> String?
     private lazy var select = Prepared(database, "SELECT id, text, sent_at, origin, author_name FROM messages WHERE id = ?1")
@@ -83,7 +83,7 @@ final class SyncedMessages: Store, SyncDomain {
 /// entity of its own (``SyncedVotes``). A post is made by the board's own rule (``BoardStore``).
 final class SyncedBoard: Store, SyncDomain {
     let domain = ChangeDomain.board
-    let keepsCopies = false
+    let isPrivate = false
     private let board: BoardStore
 
     init(_ context: StoreContext, board: BoardStore) {
@@ -128,7 +128,7 @@ final class SyncedBoard: Store, SyncDomain {
 final class SyncedVotes: Store, SyncDomain {
     let domain = ChangeDomain.board
     let logDomain = "votes"
-    let keepsCopies = false
+    let isPrivate = false
     private let account: () -> String?
     private let board: BoardStore
 

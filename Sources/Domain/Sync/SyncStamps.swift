@@ -48,6 +48,20 @@ final class SyncStamps {
         return deviceIDs[number] ?? ""
     }
 
+    private lazy var updateName = Prepared(database, "UPDATE sync_devices SET name = ?2 WHERE id = ?1 AND name IS NOT ?2")
+    private lazy var selectName = Prepared(database, "SELECT name FROM sync_devices WHERE id = ?1")
+
+    /// Records the name a device gave itself in its latest row.
+    func setName(_ name: String, ofDevice id: String) throws {
+        _ = try number(ofDevice: id)
+        try updateName.run([.text(id), .text(name)])
+    }
+
+    /// The name a device last gave itself, if it did.
+    func name(ofDevice id: String) throws -> String? {
+        try selectName.text([.text(id)])
+    }
+
     /// Forgets the device numbers read (a transaction that made one was rolled back).
     func forget() {
         (deviceNumbers, deviceIDs, devicesLoaded) = ([:], [:], false)

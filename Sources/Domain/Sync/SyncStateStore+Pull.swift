@@ -147,6 +147,7 @@ extension SyncStateStore {
     ) throws {
         var entity = try entity(row.domain, row.entity)
         guard row.seq > entity.known else { return }  // applied already (a pull from before the cursor)
+        let before = entity.known
         let logVersion = try self.logVersion(kind, row.entity, entity)
         var version = logVersion  // the log's version after this row
         // Whether another device changed `field` after the version this row's writer stood on.
@@ -162,17 +163,16 @@ extension SyncStateStore {
             guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
             try kind.check(row, incoming, over: logVersion)
             let changed = Set(row.fields ?? D.Version.fields.map(\.name))
+            let edit = kind.isPrivate ? SyncEdit(body: body) : SyncEdit(by: nil)
+            if let name = edit.by { try stampCodec.setName(name, ofDevice: row.device) }
             var merged = incoming
             if let logVersion {
-                merged = logVersion
-                for field in D.Version.fields where changed.contains(field.name) { field.take(&merged, incoming) }
-                merged.revision = max(logVersion.revision, incoming.revision)
-                merged.dated(like: incoming)
-                let conflict = D.Version.fields.contains { field in
-                    field.content && changed.contains(field.name) && unseen(field.name) && !field.same(logVersion, incoming)
-                }
-                if conflict && kind.keepsCopies {
-                    try keepCopy(kind, of: logVersion, overwrittenAt: entity.known, pushed: pushed, images: images, summary: &summary)
+                let (version, clash) = merge(incoming, into: logVersion, changed: changed, edit: edit, unseen: unseen)
+                merged = version
+                if let clash, kind.isPrivate {
+                    try keepCopy(
+                        kind, of: logVersion, writtenBy: entity.stamps[clash]?.device ?? "", overwrittenAt: entity.known,
+                        pushed: pushed, images: images, summary: &summary)
                 }
             }
             merged = kind.stamped(merged, author: row.account, over: logVersion)
@@ -199,8 +199,51 @@ extension SyncStateStore {
             : entity.awaiting == nil
         if followsLog {
             if try kind.write(row.entity, version, images: images) { summary.applied += 1 }
+            entity.stood = nil
+        } else if entity.stood == nil, kind.isPrivate, let logVersion, version != logVersion {
+            // The log moves on under changes made here: they stood on the version before this row.
+            entity.stood = (before, try logVersion.encoded())
         }
         try save(kind, row.entity, entity, version: version)
+    }
+
+    /// The log's version with `incoming`'s changes taken in. Each field it changed is taken, but: a text a
+    /// person writes that the row says it had (its `edit`), where the log's is no longer that (another
+    /// device changed it since, or an earlier row of this device's merged others' edits into it), is merged
+    /// three-way against it; anything else another device changed after the version `incoming` stood on
+    /// (`unseen`) and that differs — or such a text whose merge clashes, or breaks the field's rules — is a
+    /// clash, and the later (`incoming`) stands. Answers the merged version, and the first field whose clash
+    /// keeps a copy.
+    private func merge<Version: SyncVersion>(
+        _ incoming: Version, into logVersion: Version, changed: Set<String>, edit: SyncEdit, unseen: (String) -> Bool
+    ) -> (Version, clash: String?) {
+        var merged = logVersion
+        var clash: String?
+        var mergedTexts: [SyncField<Version>] = []
+        for field in Version.fields where changed.contains(field.name) {
+            if field.content, !field.same(logVersion, incoming) {
+                if let text = field.text, case let (ours, theirs) = (text.get(logVersion), text.get(incoming)),
+                    let base = edit.base(of: field.name, now: theirs ?? ""), base != ours ?? ""
+                {
+                    let result = TextMerge.merge(base: base, ours: ours ?? "", theirs: theirs ?? "")
+                    if result.isClean {
+                        text.set(&merged, result.text.isEmpty && (ours == nil || theirs == nil) ? nil : result.text)
+                        mergedTexts.append(field)
+                        continue
+                    }
+                }
+                if unseen(field.name) && field.copies && clash == nil { clash = field.name }
+            }
+            field.take(&merged, incoming)
+        }
+        merged.revision = max(logVersion.revision, incoming.revision)
+        merged.dated(like: incoming)
+        if !mergedTexts.isEmpty, (try? merged.check()) == nil {
+            // Merged, a text breaks its rules (too long, say): the later stands, and a copy keeps the other.
+            for field in mergedTexts { field.take(&merged, incoming) }
+            if clash == nil { clash = mergedTexts.first { $0.copies }?.name }
+        }
+        return (merged, clash)
     }
 
     /// Whether this device's entity follows the log's version: it has none of its own still unseen by the log.
@@ -210,17 +253,25 @@ extension SyncStateStore {
             == nil
     }
 
-    /// Keeps `version` as an entity of its own that says it is a conflict copy. It is made from the log alone
-    /// (its id from the entity's and the overwritten row's, its times the version's), so every device makes
-    /// the same copy, once, and never pushes it; from then on it is an entity like any other.
+    /// Keeps `version` as an entity of its own, marked as a conflict copy with where and when it was written
+    /// ("Shopping — laptop, 27 Nov 19:20"; a second copy of the same entity, " (2)", and so on). It is made
+    /// from the log alone (its id from the entity's and the overwritten row's, its times the version's, the
+    /// name the device gave itself in its rows), so every device makes the same copy, once, and never pushes
+    /// it; from then on it is an entity like any other.
     private func keepCopy<D: SyncDomain>(
-        _ kind: D, of version: D.Version, overwrittenAt seq: Int64, pushed: Int64, images: SyncImages,
-        summary: inout PullSummary
+        _ kind: D, of version: D.Version, writtenBy device: String, overwrittenAt seq: Int64, pushed: Int64,
+        images: SyncImages, summary: inout PullSummary
     ) throws {
-        var copy = version.markedAsConflict()
-        copy.id = "\(version.id)-conflict-\(seq)"
+        let id = "\(version.id)-conflict-\(seq)"
+        guard try entity(kind.logDomain, id).known == 0 else { return }
+        let name = try stampCodec.name(ofDevice: device) ?? (device.isEmpty ? "another device" : "device " + device.prefix(8))
+        var label = name
+        if let at = version.changedAt.flatMap(Timestamp.parse) { label += ", " + DisplayDate.short(milliseconds: at, in: zone) }
+        let earlier = try countCopies.integer([.text(kind.logDomain), .text(version.id + "-conflict-"), .text(version.id + "-conflict.")]) ?? 0
+        if earlier > 0 { label += " (\(earlier + 1))" }
+        var copy = version.markedAsConflict(label)
+        copy.id = id
         copy.revision = 1
-        guard try entity(kind.logDomain, copy.id).known == 0 else { return }
         var stamps: [String: FieldStamp] = [:]
         for field in D.Version.fields { stamps[field.name] = FieldStamp(seq: seq, device: "") }
         try save(kind.logDomain, copy.id, Entity(known: seq, awaiting: nil, state: try copy.encoded(), stamps: stamps))

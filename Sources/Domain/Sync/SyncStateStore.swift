@@ -59,6 +59,37 @@ public final class SyncStateStore: Store {
         }
     }
 
+    /// The longest name a device takes, in characters.
+    public static let maximumDeviceNameLength = SyncEdit.maximumNameLength
+
+    /// This device's name, as its rows tell other devices (a conflict copy names where the version it keeps
+    /// was written): the one set, else the machine's host name.
+    public func deviceName() throws(DomainError) -> String {
+        try storage { try currentDeviceName() }
+    }
+
+    private var knownDeviceName: String?
+
+    private func currentDeviceName() throws -> String {
+        if let knownDeviceName { return knownDeviceName }
+        var name = try select.text([.text("deviceName")]) ?? ProcessInfo.processInfo.hostName
+        if name.isEmpty { name = "device" }
+        name = String(name.prefix(Self.maximumDeviceNameLength))
+        knownDeviceName = name
+        return name
+    }
+
+    /// Names this device (1 to 64 characters, not all blank): its rows from now on say so.
+    public func setDeviceName(_ name: String) throws(DomainError) {
+        if TextRules.isBlank(name) { throw .validation(reason: .emptyName, field: "name") }
+        try TextRules.check(name, field: "name", characters: Self.maximumDeviceNameLength, reason: .nameTooLong)
+        try storage { try group.transaction { try upsert.run([.text("deviceName"), .text(name)]) } }
+        knownDeviceName = name
+    }
+
+    /// The time zone a conflict copy's label tells the time in.
+    public var zone: TimeZoneRules = .gmt
+
     func number(_ key: String) throws -> Int64 {
         Int64(try select.text([.text(key)]) ?? "0") ?? 0
     }
@@ -107,7 +138,8 @@ public final class SyncStateStore: Store {
         ORDER BY seq LIMIT ?2
         """)
     private lazy var selectEntity = Prepared(
-        database, "SELECT known, awaiting, state, fields, follows FROM sync_entities WHERE domain = ?1 AND entity = ?2")
+        database,
+        "SELECT known, awaiting, state, fields, follows, stood, stood_state FROM sync_entities WHERE domain = ?1 AND entity = ?2")
     private lazy var setAwaiting = Prepared(
         database,
         """
@@ -117,9 +149,10 @@ public final class SyncStateStore: Store {
     private lazy var upsertEntity = Prepared(
         database,
         """
-        INSERT INTO sync_entities(domain, entity, known, awaiting, state, fields, follows)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5, fields = ?6, follows = ?7
+        INSERT INTO sync_entities(domain, entity, known, awaiting, state, fields, follows, stood, stood_state)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        ON CONFLICT(domain, entity) DO UPDATE SET known = ?3, awaiting = ?4, state = ?5, fields = ?6, follows = ?7,
+                                                  stood = ?8, stood_state = ?9
         """)
 
     /// Which row of the log last changed a field, and on which device.
@@ -139,13 +172,18 @@ public final class SyncStateStore: Store {
         /// The log's version is this device's own entity as it stands (`state` is not kept), or, once it
         /// was changed here, as its shadow keeps it (``SyncDomain/shadow(_:)``).
         var follows = false
+        /// While this device's entity has changes of its own and the log moved on meanwhile: the row and the
+        /// log's version those changes stood on. Its push says so (its `base`, and what its texts were), so
+        /// every device merges it with what it had not seen; gone once the entity follows the log again.
+        var stood: (seq: Int64, state: String)?
     }
 
     func entity(_ domain: String, _ id: String) throws -> Entity {
         try selectEntity.first([.text(domain), .text(id)]) { row in
             Entity(
                 known: row.int64(0), awaiting: row.isNull(1) ? nil : row.int64(1), state: row.textOrNil(2),
-                stamps: try row.textOrNil(3).map(stampCodec.decode) ?? [:], follows: row.int64(4) != 0)
+                stamps: try row.textOrNil(3).map(stampCodec.decode) ?? [:], follows: row.int64(4) != 0,
+                stood: row.isNull(5) ? nil : (row.int64(5), row.textOrNil(6) ?? ""))
         } ?? Entity()
     }
 
@@ -179,7 +217,8 @@ public final class SyncStateStore: Store {
             [
                 .text(domain), .text(id), .integer(entity.known), entity.awaiting.map { .integer($0) } ?? .null,
                 entity.state.map { .text($0) } ?? .null, .text(try stampCodec.encode(entity.stamps)),
-                .integer(entity.follows ? 1 : 0),
+                .integer(entity.follows ? 1 : 0), entity.stood.map { .integer($0.seq) } ?? .null,
+                entity.stood.map { .text($0.state) } ?? .null,
             ])
     }
 
@@ -245,8 +284,10 @@ public final class SyncStateStore: Store {
         _ kind: D, _ id: String, seq: Int64, onlyWhenChanged: Bool = false
     ) throws -> PushRow? {
         let known = try entity(kind.logDomain, id)
-        let base = known.known == 0 ? nil : known.known
-        let logVersion = try self.logVersion(kind, id, known)
+        // What this device's version stands on: the log's version when it was first changed here, if the
+        // log moved on since.
+        let base = known.stood?.seq ?? (known.known == 0 ? nil : known.known)
+        let logVersion = try known.stood.map { try kind.decode($0.state) } ?? self.logVersion(kind, id, known)
         switch try kind.read(id) {
         case .hidden:
             return nil
@@ -260,8 +301,10 @@ public final class SyncStateStore: Store {
                 if logVersion != nil && fields.isEmpty { return nil }
                 if logVersion == nil, let vote = version as? SyncVote, vote.direction == "none" { return nil }
             }
+            // One account's own rows say which device made the edit, and what the texts it changed were.
+            let body = try kind.isPrivate ? SyncEdit.of(version, over: logVersion, by: currentDeviceName()).body(version) : version.encoded()
             return PushRow(
-                deviceSeq: seq, domain: kind.logDomain, entity: id, op: "put", body: try version.encoded(),
+                deviceSeq: seq, domain: kind.logDomain, entity: id, op: "put", body: body,
                 base: base, fields: fields, images: version.images)
         }
     }
@@ -375,6 +418,9 @@ public final class SyncStateStore: Store {
     }
 
     lazy var newestSeq = Prepared(database, "SELECT max(seq) FROM changes")
+    /// The conflict copies kept of an entity (ids from `?2` up to `?3`: `<id>-conflict-…`).
+    lazy var countCopies = Prepared(
+        database, "SELECT count(*) FROM sync_entities WHERE domain = ?1 AND entity > ?2 AND entity < ?3")
     // Each pulled row is applied under a savepoint of its own: one that breaks a rule is undone alone.
     lazy var savepoint = Prepared(database, "SAVEPOINT sync_row")
     lazy var release = Prepared(database, "RELEASE sync_row")

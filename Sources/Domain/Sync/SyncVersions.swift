@@ -6,19 +6,42 @@ import Foundation
 
 /// One field of a synced entity, as merging sees it: its name in a row's `fields`, how two versions compare
 /// on it, and how one version takes it from another. `content`: a change to it made apart from another
-/// device's change to it is a conflict (a copy is kept, for the domains that keep copies); a change to a
-/// field that is not content (a place in the user's order) is merged like any other and never makes a copy.
+/// device's change to it is a clash (a field that is not content, a place in the user's order, is merged
+/// like any other and never clashes); `copies`: a clash keeps the version it overwrote as a copy (a
+/// reminder's completion does not: the later wins). A text a person writes (`text`) is merged three-way
+/// first (``TextMerge``): only edits of the same words clash.
 struct SyncField<Version> {
     let name: String
     let content: Bool
+    let copies: Bool
     let same: (Version, Version) -> Bool
     let take: (inout Version, Version) -> Void
+    /// The text it holds, and how a version is given a merged one: for the texts a person writes.
+    let text: (get: (Version) -> String?, set: (inout Version, String?) -> Void)?
 
-    init<Value: Equatable>(_ name: String, _ path: WritableKeyPath<Version, Value>, content: Bool = true) {
+    init<Value: Equatable>(_ name: String, _ path: WritableKeyPath<Version, Value>, content: Bool = true, copies: Bool = true) {
         self.name = name
         self.content = content
+        self.copies = content && copies
         same = { $0[keyPath: path] == $1[keyPath: path] }
         take = { $0[keyPath: path] = $1[keyPath: path] }
+        text = nil
+    }
+
+    init(text name: String, _ path: WritableKeyPath<Version, String>) {
+        self.name = name
+        (content, copies) = (true, true)
+        same = { $0[keyPath: path] == $1[keyPath: path] }
+        take = { $0[keyPath: path] = $1[keyPath: path] }
+        text = ({ $0[keyPath: path] }, { $0[keyPath: path] = $1 ?? "" })
+    }
+
+    init(text name: String, _ path: WritableKeyPath<Version, String?>) {
+        self.name = name
+        (content, copies) = (true, true)
+        same = { $0[keyPath: path] == $1[keyPath: path] }
+        take = { $0[keyPath: path] = $1[keyPath: path] }
+        text = ({ $0[keyPath: path] }, { $0[keyPath: path] = $1 })
     }
 }
 
@@ -31,14 +54,19 @@ protocol SyncVersion: Codable, Equatable, Sendable {
     var images: [String] { get }
     /// The rules any version of it keeps (a row in PostgreSQL that breaks them is skipped).
     func check() throws(DomainError)
-    /// This version kept beside another as a conflict copy: marked so a person sees it is one.
-    func markedAsConflict() -> Self
+    /// This version kept beside another as a conflict copy, marked with where and when it was written
+    /// (`label`: "laptop, 27 Nov 19:20") so a person sees which one it is.
+    func markedAsConflict(_ label: String) -> Self
+    /// When it was last changed (a version's `updatedAt`), if it says.
+    var changedAt: String? { get }
     /// Takes the time of `change` (a row merged into this version): it was last changed then.
     mutating func dated(like change: Self)
 }
 
 extension SyncVersion {
     var images: [String] { [] }
+    var changedAt: String? { nil }
+    func markedAsConflict(_ label: String) -> Self { self }
 
     mutating func dated(like change: Self) {}
 
@@ -57,11 +85,10 @@ extension SyncVersion {
     }
 }
 
-/// `text (conflict)`, kept within `limit` characters.
-func conflictMarked(_ text: String, limit: Int) -> String {
-    let mark = " (conflict)"
-    var kept = text.prefix(limit - mark.count)
-    // Within the field's bytes too (TextRules): a text at its byte limit gives up characters for the mark.
+/// `text — label`, kept within `limit` characters (and the field's bytes): the text gives up its end.
+func conflictMarked(_ text: String, _ label: String, limit: Int) -> String {
+    let mark = " — " + label
+    var kept = text.prefix(max(0, limit - mark.count))
     while kept.utf8.count + mark.utf8.count > TextRules.byteLimit(characters: limit) { kept = kept.dropLast() }
     return String(kept) + mark
 }
@@ -113,7 +140,7 @@ struct SyncNote: SyncVersion {
 
     static var fields: [SyncField<SyncNote>] {
         [
-            SyncField("title", \.title), SyncField("content", \.content), SyncField("color", \.color),
+            SyncField(text: "title", \.title), SyncField(text: "content", \.content), SyncField("color", \.color),
             SyncField("deadline", \.deadline), SyncField("position", \.position, content: false),
         ]
     }
@@ -129,9 +156,11 @@ struct SyncNote: SyncVersion {
         try checkTimes([createdAt, updatedAt], optional: [deadline])
     }
 
-    func markedAsConflict() -> SyncNote {
+    var changedAt: String? { updatedAt }
+
+    func markedAsConflict(_ label: String) -> SyncNote {
         var copy = self
-        copy.title = conflictMarked(title, limit: Note.maximumTitleLength)
+        copy.title = conflictMarked(title, label, limit: Note.maximumTitleLength)
         return copy
     }
 }
@@ -148,7 +177,7 @@ struct SyncPhoto: SyncVersion {
 
     static var fields: [SyncField<SyncPhoto>] {
         [
-            SyncField("image", \.image), SyncField("caption", \.caption),
+            SyncField("image", \.image), SyncField(text: "caption", \.caption),
             SyncField("position", \.position, content: false),
         ]
     }
@@ -164,9 +193,11 @@ struct SyncPhoto: SyncVersion {
         try checkTimes([createdAt, updatedAt])
     }
 
-    func markedAsConflict() -> SyncPhoto {
+    var changedAt: String? { updatedAt }
+
+    func markedAsConflict(_ label: String) -> SyncPhoto {
         var copy = self
-        copy.caption = conflictMarked(caption ?? "", limit: PhotoNote.maximumCaptionLength)
+        copy.caption = conflictMarked(caption ?? "", label, limit: PhotoNote.maximumCaptionLength)
         return copy
     }
 }
@@ -180,7 +211,7 @@ struct SyncPost: SyncVersion {
     var updatedAt: String
     var revision: Int64
 
-    static var fields: [SyncField<SyncPost>] { [SyncField("text", \.text), SyncField("images", \.images)] }
+    static var fields: [SyncField<SyncPost>] { [SyncField(text: "text", \.text), SyncField("images", \.images)] }
 
     mutating func dated(like change: Self) { updatedAt = change.updatedAt }
 
@@ -191,15 +222,17 @@ struct SyncPost: SyncVersion {
         try checkTimes([createdAt, updatedAt])
     }
 
-    func markedAsConflict() -> SyncPost {
+    var changedAt: String? { updatedAt }
+
+    func markedAsConflict(_ label: String) -> SyncPost {
         var copy = self
-        copy.text = (text ?? "") + " (conflict)"  // a post's text has no limit
+        copy.text = conflictMarked(text ?? "", label, limit: DiaryPost.maximumTextLength)
         return copy
     }
 }
 
 /// A reminder in the shared log. Its fields merge one by one (a completion on one device and a new title
-/// on another both stay); its completion is one field with its time.
+/// on another both stay); its completion is one field with its time, which the later change wins.
 struct SyncReminder: SyncVersion {
     struct Completion: Codable, Equatable, Sendable {
         var completed: Bool
@@ -223,8 +256,8 @@ struct SyncReminder: SyncVersion {
 
     static var fields: [SyncField<SyncReminder>] {
         [
-            SyncField("title", \.title), SyncField("memo", \.memo), SyncField("completion", \.completion),
-            SyncField("position", \.position, content: false),
+            SyncField(text: "title", \.title), SyncField(text: "memo", \.memo),
+            SyncField("completion", \.completion, copies: false), SyncField("position", \.position, content: false),
         ]
     }
 
@@ -239,8 +272,13 @@ struct SyncReminder: SyncVersion {
         try checkTimes([createdAt, updatedAt], optional: [completedAt])
     }
 
-    /// Reminders merge field by field: they never make copies.
-    func markedAsConflict() -> SyncReminder { self }
+    var changedAt: String? { updatedAt }
+
+    func markedAsConflict(_ label: String) -> SyncReminder {
+        var copy = self
+        copy.title = conflictMarked(title, label, limit: Reminder.maximumTitleLength)
+        return copy
+    }
 }
 
 /// A message in the one conversation every account of the database shares. `author` is the account that
@@ -265,7 +303,6 @@ struct SyncMessage: SyncVersion {
         try checkTimes([sentAt])
     }
 
-    func markedAsConflict() -> SyncMessage { self }
 }
 
 /// A board post every account reads; only its author (as PostgreSQL says) deletes it. Its votes are
@@ -285,7 +322,6 @@ struct SyncBoardPost: SyncVersion {
         try checkTimes([createdAt])
     }
 
-    func markedAsConflict() -> SyncBoardPost { self }
 }
 
 /// One account's vote on a board post (entity `<post>/<account>`, which PostgreSQL holds to the account
@@ -304,5 +340,4 @@ struct SyncVote: SyncVersion {
         }
     }
 
-    func markedAsConflict() -> SyncVote { self }
 }

@@ -11,6 +11,7 @@ enum SyncMethods {
             ("account", Schema.nullable(Schema.string(description: "the PostgreSQL role: the account"))),
             ("server", Schema.nullable(Schema.string(description: "role@host/database, without the password"))),
             ("device", Schema.nullable(Schema.string(description: "this database's device id, made once"))),
+            ("deviceName", Schema.string(description: "this device's name, as conflict copies made elsewhere say where their version was written")),
             ("schema", Schema.enumeration(["off", "unknown", "ok", "missing", "older", "newer"])),
             ("lastSuccess", Schema.nullable(Schema.timestamp)),
             ("lastError", Schema.nullable(Schema.string(description: "what went wrong last, in words"))),
@@ -53,7 +54,7 @@ enum SyncMethods {
             ),
         ],
         required: [
-            "enabled", "connected", "pending", "account", "server", "device", "schema", "lastSuccess", "lastError", "state",
+            "enabled", "connected", "pending", "account", "server", "device", "deviceName", "schema", "lastSuccess", "lastError", "state",
             "reason", "progress", "skipped",
         ])
 
@@ -174,8 +175,28 @@ enum SyncMethods {
             })
     }
 
-    static func methods(store: DataStore, service: SyncService?, logger: Logger) -> [RPCMethod] {
+    static let mergeSchema = Schema.object(
         [
+            ("text", Schema.string(description: "the merged text")),
+            ("clean", Schema.boolean),
+            ("clashes", Schema.integer(minimum: 0, description: "places where both changed the same words differently")),
+            (
+                "segments",
+                Schema.array(
+                    of: Schema.object(
+                        [
+                            ("text", Schema.string()),
+                            ("from", Schema.enumeration(["base", "ours", "theirs", "both"], description: "unchanged, changed on one side, or alike on both")),
+                        ], required: ["text", "from"]))
+            ),
+        ], required: ["text", "clean", "clashes", "segments"])
+
+    static func methods(store: DataStore, service: SyncService?, logger: Logger) -> [RPCMethod] {
+        let deviceName = Required.string("name", Schema.string(), "The device's name, 1 to 64 characters.")
+        let base = Required.string("base", Schema.string(), "The text both edits started from.")
+        let ours = Required.string("ours", Schema.string(), "One edit (the earlier, or the one being typed).")
+        let theirs = Required.string("theirs", Schema.string(), "The other edit (the later, or the one from elsewhere).")
+        return [
             RPCMethod(
                 "sync.status",
                 summary: "How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.",
@@ -184,7 +205,7 @@ enum SyncMethods {
                 guard let service else {
                     return [
                         "enabled": false, "connected": false, "pending": 0, "account": .null, "server": .null,
-                        "device": .null, "schema": "off", "lastSuccess": .null, "lastError": .null, "state": "off",
+                        "device": .null, "deviceName": .string(try store.sync.deviceName()), "schema": "off", "lastSuccess": .null, "lastError": .null, "state": "off",
                         "reason": .null, "progress": .null, "skipped": ["count": 0, "recent": []],
                     ]
                 }
@@ -209,9 +230,34 @@ enum SyncMethods {
                     "pending": .integer(Int64(pending)),
                     "account": service.target.user.map { .string($0) } ?? .null,
                     "server": .string(service.target.description), "device": .string(service.device),
+                    "deviceName": .string(try store.sync.deviceName()),
                     "schema": .string(status.schema.rawValue),
                     "lastSuccess": status.lastSuccess.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null,
                     "lastError": status.lastError.map { .string($0) } ?? .null,
+                ]
+            },
+            RPCMethod(
+                "sync.setDeviceName",
+                summary: "Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.",
+                params: [deviceName.spec],
+                result: Schema.object([("deviceName", Schema.string())], required: ["deviceName"])
+            ) { params, _ in
+                try store.sync.setDeviceName(params[deviceName])
+                return ["deviceName": .string(try store.sync.deviceName())]
+            },
+            RPCMethod(
+                "text.merge",
+                summary: "Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.",
+                params: [base.spec, ours.spec, theirs.spec],
+                result: mergeSchema
+            ) { params, _ in
+                for param in [base, ours, theirs] {
+                    try TextMerge.check(params[param], field: param.spec.name)
+                }
+                let merged = TextMerge.merge(base: params[base], ours: params[ours], theirs: params[theirs])
+                return [
+                    "text": .string(merged.text), "clean": .bool(merged.isClean), "clashes": .integer(Int64(merged.clashes)),
+                    "segments": .array(merged.segments.map { ["text": .string($0.text), "from": .string($0.origin.rawValue)] }),
                 ]
             },
             RPCMethod.waitingOnNetwork(

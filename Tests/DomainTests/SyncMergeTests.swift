@@ -1,0 +1,188 @@
+import Testing
+
+@testable import Domain
+
+/// Edits that meet merge, in-process: devices (stores) exchange rows through a shared log kept in memory in
+/// PostgreSQL's order, as `satchel.push` and `satchel.pull` would. Edits of different words, lines or
+/// paragraphs made apart end in one text on every device, without a copy; only edits of the same words keep
+/// a copy, named by where and when it was written; every device works out the same.
+@Suite struct SyncMergeTests {
+    /// The shared log, in memory: each row pushed gets the next position; a row pushed again adds nothing.
+    final class Log {
+        private(set) var rows: [PulledRow] = []
+
+        /// A round of one device: pushes what it has, then pulls and applies everything after its cursor.
+        @discardableResult
+        func round(_ device: DataStore) throws -> PullSummary {
+            try push(device)
+            return try pull(device)
+        }
+
+        func push(_ device: DataStore) throws {
+            let id = try device.sync.deviceID()
+            let (pushed, through) = try device.sync.pushBatch(limit: 1000)
+            for row in pushed where !rows.contains(where: { $0.device == id && $0.deviceSeq == row.deviceSeq }) {
+                rows.append(
+                    PulledRow(
+                        seq: Int64(rows.count + 1), device: id, account: "alice", own: false, deviceSeq: row.deviceSeq,
+                        domain: row.domain, entity: row.entity, op: row.op, body: row.body, base: row.base,
+                        fields: row.fields))
+            }
+            try device.sync.pushed(pushed, through: through)
+        }
+
+        func pull(_ device: DataStore) throws -> PullSummary {
+            let id = try device.sync.deviceID()
+            return try device.sync.apply(rows.map { row in
+                var row = row
+                row.own = row.device == id
+                return row
+            })
+        }
+    }
+
+    static func devices(_ names: [String]) throws -> [DataStore] {
+        try names.enumerated().map { index, name in
+            let store = try DomainTestSupport.openStore()
+            store.sync.account = "alice"
+            try store.sync.setDeviceName(name)
+            return store
+        }
+    }
+
+    static func notes(_ device: DataStore) throws -> [String] {
+        try device.notes.list(PageRequest(limit: 500)).items.map { "\($0.title)|\($0.content)" }.sorted()
+    }
+
+    static let paragraphs = """
+        Milk, eggs and bread for the weekend.
+
+        Call the plumber about the kitchen sink before Friday.
+
+        Book the flights to Lisbon for the second week of March.
+        """
+
+    @Test func editsOfDifferentParagraphsLinesAndWordsMadeApartEndInOneTextWithoutACopy() throws {
+        let log = Log()
+        let devices = try Self.devices(["laptop", "desktop", "phone"])
+        let note = try devices[0].notes.create(NoteDraft(title: "Plans for the week", content: Self.paragraphs))
+        for device in devices { try log.round(device) }
+        #expect(try devices.map { try Self.notes($0) }.allSatisfy { $0 == (try Self.notes(devices[0])) })
+        // Apart (none of them syncs), each edits its own part of the note: a paragraph, a line, a word.
+        let edits = [
+            ("Milk, eggs and bread for the weekend.", "Milk, eggs, butter and rye bread for the weekend."),
+            ("before Friday", "before Thursday noon"),
+            ("Lisbon", "Porto"),
+        ]
+        for (device, (old, new)) in zip(devices, edits) {
+            let held = try device.notes.get(id: note.id)
+            _ = try device.notes.update(id: note.id, NoteChanges(content: held.content.replacing(old, with: new)))
+        }
+        _ = try devices[2].notes.update(id: note.id, NoteChanges(title: "Plans for next week"))
+        // Back, one after another; then once more, so each has the others' rows.
+        var copies: [String] = []
+        for _ in 0..<2 { for device in devices { copies += try log.round(device).copies } }
+        var expected = Self.paragraphs
+        for (old, new) in edits { expected = expected.replacing(old, with: new) }
+        for device in devices {
+            #expect(try Self.notes(device) == ["Plans for next week|" + expected])
+        }
+        #expect(copies.isEmpty)
+    }
+
+    @Test func theSameWordChangedOnThreeDevicesKeepsEveryVersionUnderTitlesThatTellThemApart() throws {
+        let log = Log()
+        let devices = try Self.devices(["laptop", "desktop", "phone"])
+        let note = try devices[0].notes.create(NoteDraft(title: "Meet at 10"))
+        for device in devices { try log.round(device) }
+        for (device, hour) in zip(devices, ["11", "12", "9"]) {
+            _ = try device.notes.update(id: note.id, NoteChanges(title: "Meet at " + hour))
+        }
+        for _ in 0..<2 { for device in devices { try log.round(device) } }
+        // The last in the log stays in place; the two it overwrote are kept, each saying where it was written.
+        let expected = ["Meet at 11 — laptop, 21 May 09:20|", "Meet at 12 — desktop, 21 May 09:20 (2)|", "Meet at 9|"]
+        for device in devices { #expect(try Self.notes(device) == expected) }
+    }
+
+    @Test func aChangePulledWhileAnEditWaitsHereIsMergedWithIt() throws {
+        let log = Log()
+        let devices = try Self.devices(["laptop", "desktop"])
+        let note = try devices[0].notes.create(NoteDraft(title: "List", content: "eggs\nmilk\nbread"))
+        for device in devices { try log.round(device) }
+        // The laptop edits; before it pushes, it pulls the desktop's edit of another line.
+        _ = try devices[0].notes.update(id: note.id, NoteChanges(content: "eggs\nmilk\nrye bread"))
+        _ = try devices[1].notes.update(id: note.id, NoteChanges(content: "six eggs\nmilk\nbread"))
+        try log.round(devices[1])
+        try log.pull(devices[0])
+        #expect(try devices[0].notes.get(id: note.id).content == "eggs\nmilk\nrye bread", "what was typed here stays")
+        for _ in 0..<2 { for device in devices { try log.round(device) } }
+        for device in devices { #expect(try Self.notes(device) == ["List|six eggs\nmilk\nrye bread"]) }
+    }
+
+    @Test func aReminderAndADiaryPostEditedApartMergeToo() throws {
+        let log = Log()
+        let devices = try Self.devices(["laptop", "phone"])
+        let session = ReminderEditingSession(id: "s")
+        let reminder = try devices[0].reminders.add(title: "Buy milk and bread", memo: "corner shop\nbefore six", session: session).reminder
+        _ = try devices[0].reminders.endEditing(session: session)
+        let post = try devices[0].diary.create(text: "A walk by the river.\nCold, but sunny.", images: [])
+        for device in devices { try log.round(device) }
+        _ = try devices[0].reminders.update(id: reminder.id, ReminderChanges(title: "Buy oat milk and bread"), session: session)
+        _ = try devices[1].reminders.update(
+            id: reminder.id, ReminderChanges(title: "Buy milk and rye bread", memo: "corner shop\nbefore seven"), session: session)
+        _ = try devices[0].diary.update(id: post.id, text: "A long walk by the river.\nCold, but sunny.", images: nil)
+        _ = try devices[1].diary.update(id: post.id, text: "A walk by the river.\nCold, but sunny. Tea after.", images: nil)
+        for device in devices { _ = try device.reminders.endEditing(session: session) }
+        for _ in 0..<2 { for device in devices { try log.round(device) } }
+        for device in devices {
+            let reminders = try ReminderTestSupport.all(device, session)
+            #expect(reminders.map(\.title) == ["Buy oat milk and rye bread"])
+            #expect(reminders.map(\.memo) == ["corner shop\nbefore seven"])
+            #expect(try device.diary.get(id: post.id).text == "A long walk by the river.\nCold, but sunny. Tea after.")
+            #expect(try device.diary.list(PageRequest(limit: 10)).items.count == 1)
+        }
+    }
+
+    /// Three devices edit one note's words at random, going on and offline, pulling without pushing now and
+    /// then: over many seeds, every device ends with the same notes, and no word put in appears twice in one.
+    @Test(arguments: 0..<40)
+    func threeDevicesEditingWordsAtRandomEndTheSame(seed: UInt64) throws {
+        var random = DomainTestRandom(seed: seed)
+        let log = Log()
+        let devices = try Self.devices(["laptop", "desktop", "phone"])
+        let lines = (0..<8).map { line in (0..<6).map { "w\(line * 6 + $0)" }.joined(separator: " ") }
+        let note = try devices[0].notes.create(NoteDraft(title: "Words", content: lines.joined(separator: "\n")))
+        for device in devices { try log.round(device) }
+        var online = [true, true, true]
+        var fresh = 0
+        for _ in 0..<8 {
+            let switching = Int.random(in: 0..<3, using: &random)
+            online[switching].toggle()
+            for (index, device) in devices.enumerated() {
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    guard var words = try? device.notes.get(id: note.id).content.split(separator: " ", omittingEmptySubsequences: false).map(String.init), !words.isEmpty else { continue }
+                    let at = Int.random(in: 0..<words.count, using: &random)
+                    fresh += 1
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: words[at] = "x\(fresh)"
+                    case 1: words.insert("x\(fresh)", at: at)
+                    default: if words.count > 1 { words.remove(at: at) }
+                    }
+                    _ = try device.notes.update(id: note.id, NoteChanges(content: words.joined(separator: " ")))
+                }
+                guard online[index] else { continue }
+                if Int.random(in: 0..<4, using: &random) == 0 { try log.pull(device) } else { try log.round(device) }
+            }
+        }
+        for _ in 0..<3 { for device in devices { try log.round(device) } }
+        let states = try devices.map { try Self.notes($0) }
+        #expect(states[1] == states[0], "seed \(seed)")
+        #expect(states[2] == states[0], "seed \(seed)")
+        for state in states[0] {
+            let words = state.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "|" })
+            for word in words where word.hasPrefix("x") {
+                #expect(words.filter { $0 == word }.count == 1, "seed \(seed): \(word) twice")
+            }
+        }
+    }
+}
