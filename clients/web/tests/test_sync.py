@@ -19,6 +19,59 @@ def test_without_sync_the_header_says_nothing_of_it(bridge, page):
     assert sync_state(page)[0] is True
 
 
+def device_name(bridge) -> str:
+    from satchel_client import Satchel
+
+    with Satchel(db=bridge.db) as s:
+        return s.call("sync.status")["deviceName"]
+
+
+def test_the_header_shows_this_devices_name_and_changes_it(bridge, page):
+    """Sync on or not, the header names this device (the copies Keep both and sync keep carry it); its button
+    changes the name, and a name the server refuses is said in the person's words, in their language."""
+    page.open("notes")
+    button = page.wait_for("#device-button")
+    assert button.text == device_name(bridge)
+    assert button.get_attribute("aria-label") == f"This device: {device_name(bridge)}"
+    button.click()
+    field = page.wait_for("dialog .device-form input[name='deviceName']")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Anna’s laptop", Keys.ENTER)
+    page.wait_gone("dialog")
+    assert device_name(bridge) == "Anna’s laptop"
+    page.wait_until(lambda: page.find("#device-button").text == "Anna’s laptop", message="the new name shown")
+
+    page.click("#device-button")
+    field = page.wait_for("dialog .device-form input[name='deviceName']")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("   ", Keys.ENTER)
+    error = page.wait_for("dialog .device-form .error")
+    assert error.text == "Give this device a name: it cannot be blank."
+    assert field.get_attribute("aria-invalid") == "true"
+    page.screenshot("device-name-blank")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("x" * 65, Keys.ENTER)
+    page.wait_until(lambda: page.find("dialog .device-form .error").text == "A device name is at most 64 characters.")
+    page.click("dialog .device-cancel")
+    page.wait_gone("dialog")
+    assert device_name(bridge) == "Anna’s laptop", "nothing refused was saved"
+
+    Select(page.find("#language")).select_by_value("ru")
+    page.wait_until(lambda: page.find("#device-button").get_attribute("aria-label") == "Это устройство: Anna’s laptop")
+    page.click("#device-button")
+    field = page.wait_for("dialog .device-form input[name='deviceName']")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE, Keys.ENTER)
+    page.wait_until(lambda: page.find("dialog .device-form .error").text
+                    == "Дайте устройству название: оно не может быть пустым.")
+    page.click("dialog .device-cancel")
+    page.wait_gone("dialog")
+    page.resize(390)
+    assert not overflows(page)
+    page.screenshot("device-name-ru-390")
+    assert page.console_errors() == []
+
+
 def test_offline_the_header_says_so_and_counts_what_waits_in_the_persons_language(bridge_factory, page_factory):
     bridge = bridge_factory("--sync", UNREACHABLE)
     page = page_factory(on=bridge)

@@ -107,7 +107,7 @@ PAGE_METHODS = frozenset({
     *(f"diary.{verb}" for verb in ("create", "get", "list", "update", "delete")),
     *(f"messages.{verb}" for verb in ("list", "loadMore", "send", "get", "delete")),
     *(f"board.{verb}" for verb in ("create", "get", "list", "delete", "vote")),
-    "sync.status", "sync.now",
+    "sync.status", "sync.now", "sync.setDeviceName",
 })
 #: Methods that end the satchel: the bridge owns its lifetime.
 LIFETIME_METHODS = frozenset({"shutdown", "exit"})

@@ -163,7 +163,8 @@ languageSelect.value = language();
 languageSelect.addEventListener('change', () => {
   changeLanguage(languageSelect.value).catch((error) => console.warn('the language could not be changed', error));
 });
-const sync = syncState(document.getElementById('sync-state'), rpc);
+const sync = syncState(document.getElementById('sync-state'), rpc,
+  /** @type {HTMLButtonElement} */ (document.getElementById('device-button')));
 translatePage();
 setupTabs();
 setupSearch();

@@ -17,6 +17,8 @@ const SHAPES = {
     ['rect', { x: 5, y: 10, width: 14, height: 11, rx: 2, fill: 'currentColor' }],
     path('M8 10V7a4 4 0 0 1 8 0v3', { fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
   ],
+  /** A laptop: the device this page runs on (its name, in the header). */
+  device: [['rect', { x: 4, y: 5, width: 16, height: 11, rx: 1.5 }], path('M2 19.5h20')],
   grip: [[9, 6], [15, 6], [9, 12], [15, 12], [9, 18], [15, 18]].map(([cx, cy]) => ['circle', { cx, cy, r: 1.6 }]),
 };
 

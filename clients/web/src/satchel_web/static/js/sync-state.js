@@ -3,8 +3,11 @@
 // the changes to send); offline (with the changes that wait); or, when sync stopped on something a person has
 // to fix, that thing in words (`reason`) with what went wrong last as its title. Rows this device skipped
 // because they break a rule are counted after it, their reasons in the title. In the person's language;
-// hidden when this satchel does not sync.
+// hidden when this satchel does not sync. Beside it, this device's name (`deviceName`, whether it syncs or
+// not: the copies kept when edits meet carry it), which a person changes there (`sync.setDeviceName`).
 import { extend, language, t } from './i18n.js';
+import { icon } from './icons.js';
+import { errorLine, h, openDialog, showError } from './ui.js';
 
 extend({
   en: {
@@ -15,6 +18,11 @@ extend({
     'sync.schemaNewer': 'Sync: update satchel', 'sync.wrongRole': 'Sync: signed in as another account',
     'sync.quotaExceeded': 'Sync: storage quota reached', 'sync.stopped': 'Sync stopped',
     'sync.skipped': ' · {n} skipped', 'sync.skippedTitle': '{n} skipped: they break a rule',
+    'device.label': 'This device: {name}', 'device.change': 'Change this device’s name',
+    'device.title': 'This device', 'device.name': 'Device name',
+    'device.hint': 'Copies kept when edits meet are named after the device they were written on, here and on your other devices.',
+    'device.empty': 'Give this device a name: it cannot be blank.',
+    'device.tooLong': 'A device name is at most {limit} characters.',
   },
   ru: {
     'sync.synced': 'Синхронизировано', 'sync.pending': 'К отправке: {n}',
@@ -27,6 +35,11 @@ extend({
     'sync.schemaNewer': 'Синхронизация: обновите satchel', 'sync.wrongRole': 'Синхронизация: вход под другой учётной записью',
     'sync.quotaExceeded': 'Синхронизация: хранилище заполнено', 'sync.stopped': 'Синхронизация остановлена',
     'sync.skipped': ' · пропущено: {n}', 'sync.skippedTitle': 'Пропущено: {n} — нарушают правила',
+    'device.label': 'Это устройство: {name}', 'device.change': 'Изменить название устройства',
+    'device.title': 'Это устройство', 'device.name': 'Название устройства',
+    'device.hint': 'Копии, сохранённые при встрече правок, называются по устройству, на котором их написали, — здесь и на других ваших устройствах.',
+    'device.empty': 'Дайте устройству название: оно не может быть пустым.',
+    'device.tooLong': 'Название устройства — не больше {limit} символов.',
   },
   ja: {
     'sync.synced': '同期済み', 'sync.pending': '未同期 {n} 件', 'sync.progress': '同期中 {pulled} / {total} 件',
@@ -36,6 +49,11 @@ extend({
     'sync.schemaNewer': '同期: satchel を更新してください', 'sync.wrongRole': '同期: 別のアカウントでログインしています',
     'sync.quotaExceeded': '同期: 保存容量の上限に達しました', 'sync.stopped': '同期が停止しました',
     'sync.skipped': ' · スキップ {n} 件', 'sync.skippedTitle': 'ルール違反でスキップ {n} 件',
+    'device.label': 'このデバイス: {name}', 'device.change': 'このデバイスの名前を変更',
+    'device.title': 'このデバイス', 'device.name': 'デバイス名',
+    'device.hint': '編集がぶつかったときに残すコピーには、書かれたデバイスの名前が付きます（ここでも、ほかのデバイスでも）。',
+    'device.empty': 'デバイスに名前を付けてください。空にはできません。',
+    'device.tooLong': 'デバイス名は {limit} 文字までです。',
   },
 });
 
@@ -56,14 +74,90 @@ const REASONS = {
 const number = (value) => new Intl.NumberFormat(language()).format(value);
 
 /**
- * Keeps `element` saying how sync stands, from `sync.status`.
+ * A refusal of `sync.setDeviceName` in the person's words (the server's are a title's).
+ * @param {any} failure
+ */
+function deviceError(failure) {
+  const reason = failure?.data?.reason;
+  if (reason === 'emptyName' || reason === 'emptyTitle') return new Error(t('device.empty'));
+  if (reason === 'nameTooLong' || reason === 'titleTooLong') return new Error(t('device.tooLong', { limit: failure.data.limit ?? 64 }));
+  return failure;
+}
+
+/**
+ * The dialog that names this device: its name now in a field, Save (`sync.setDeviceName`) or Cancel.
+ * Resolves with the name saved, or null.
+ * @param {import('./rpc.js').Rpc} rpc
+ * @param {string} name
+ * @returns {Promise<string | null>}
+ */
+async function renameDevice(rpc, name) {
+  let saved = null;
+  const error = errorLine();
+  error.id = 'device-error';
+  const field = h('input', { type: 'text', name: 'deviceName', value: name, autocomplete: 'off', spellcheck: 'false',
+    'aria-describedby': 'device-hint device-error' });
+  const form = h('form', { method: 'dialog', class: 'device-form', novalidate: true },
+    h('h2', {}, t('device.title')),
+    h('p', { class: 'muted', id: 'device-hint' }, t('device.hint')),
+    h('label', { class: 'field' }, h('span', {}, t('device.name')), field),
+    error,
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'device-cancel', onclick: () => form.closest('dialog').close() }, t('cancel')),
+      h('button', { type: 'submit', class: 'primary device-save' }, t('save'))));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      saved = (await rpc.call('sync.setDeviceName', { name: field.value.trim() })).deviceName;
+      form.closest('dialog').close('saved');
+    } catch (failure) {
+      field.setAttribute('aria-invalid', 'true');
+      showError(error, deviceError(failure));
+      field.focus();
+    }
+  });
+  field.addEventListener('input', () => field.removeAttribute('aria-invalid'));
+  const closed = openDialog(form, { label: t('device.title'), className: 'device-sheet' });
+  field.select();
+  await closed;
+  return saved;
+}
+
+/**
+ * Keeps `element` saying how sync stands, from `sync.status`, and `device` (a button, when given) showing this
+ * device's name; the button opens the dialog that changes it.
  * @param {HTMLElement} element
  * @param {import('./rpc.js').Rpc} rpc
+ * @param {HTMLButtonElement | null} [device]
  */
-export function syncState(element, rpc) {
+export function syncState(element, rpc, device = null) {
   let status = null;
   let asking = false;
+  const deviceName = h('span', { class: 'device-name' });
+  if (device) {
+    device.replaceChildren(icon('device'), deviceName);
+    device.addEventListener('click', async () => {
+      if (!status) return;
+      const saved = await renameDevice(rpc, status.deviceName ?? '');
+      if (saved !== null) {
+        status = { ...status, deviceName: saved };
+        render();
+        refresh();
+      }
+      device.focus();
+    });
+  }
+  function renderDevice() {
+    if (!device) return;
+    const name = status?.deviceName;
+    device.hidden = !name;
+    if (!name) return;
+    deviceName.textContent = name;
+    device.setAttribute('aria-label', t('device.label', { name }));
+    device.title = t('device.change');
+  }
   function render() {
+    renderDevice();
     element.hidden = !status?.enabled || status.state === 'off';
     if (element.hidden) return;
     const { state, reason, progress, pending, lastError } = status;
