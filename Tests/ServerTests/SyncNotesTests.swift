@@ -462,8 +462,17 @@ import Darwin
                         let id = ids[Int(random.next() % UInt64(ids.count))]
                         _ = device.call("notes.update", ["id": .string(id), "title": .string("title \(random.next() % 1000) on \(index)")])
                     default:
+                        // A word of the content changed or put in: edits apart of other words merge.
                         let id = ids[Int(random.next() % UInt64(ids.count))]
-                        _ = device.call("notes.update", ["id": .string(id), "content": .string("edit \(random.next() % 1000) on \(index)")])
+                        let content = device.call("notes.get", ["id": .string(id)])?["result"]?["content"]?.stringValue ?? ""
+                        var words = content.split(separator: " ").map(String.init)
+                        let word = "w\(random.next() % 1000)on\(index)"
+                        if words.isEmpty || random.next() % 2 == 0 {
+                            words.insert(word, at: Int(random.next() % UInt64(words.count + 1)))
+                        } else {
+                            words[Int(random.next() % UInt64(words.count))] = word
+                        }
+                        _ = device.call("notes.update", ["id": .string(id), "content": .string(words.joined(separator: " "))])
                     }
                 }
             }
