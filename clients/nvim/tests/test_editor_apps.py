@@ -210,7 +210,8 @@ def test_help_has_tags_for_every_app(editor, tmp_path):
     editor.nvim.command(f"helptags {tmp_path / 'doc'}")
     for tag in ("satchel", "satchel.setup()", ":Satchel", "satchel-notes", "satchel-reminders", "satchel-diary",
                 "satchel-messages", "satchel-board", "satchel-search", "satchel-health", "satchel-export",
-                "satchel-import", ":Satchel-export", ":Satchel-import"):
+                "satchel-import", ":Satchel-export", ":Satchel-import", "satchel-merge",
+                "hl-SatchelMerged"):
         editor.nvim.command(f"help {tag}")
         assert editor.nvim.eval("&filetype") == "help"
         editor.nvim.command("helpclose")

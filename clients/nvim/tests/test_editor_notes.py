@@ -1,6 +1,9 @@
-"""ENotes in a real Neovim: the list with colours, a note as a buffer saved with :w (and a conflict shown
-instead of overwritten), new notes, reordering and deleting by editing the list."""
+"""ENotes in a real Neovim: the list with colours, a note as a buffer saved with :w (a change made elsewhere
+merged into what is typed, or, where both changed the same words, shown instead of overwritten), new
+notes, reordering and deleting by editing the list."""
 from __future__ import annotations
+
+import time
 
 from satchel_client import Satchel
 
@@ -179,3 +182,141 @@ def test_a_resync_redraws_every_buffer_and_keeps_one_being_edited(editor):
     theirs = next(w.buffer for w in editor.nvim.windows if w.buffer.name.endswith("/theirs"))
     assert theirs[:] == ["Draft", "", "theirs"]
     assert editor.lines() == ["Draft", "", "mine, not saved"]
+
+
+MERGED_MARKS = """
+    local ns = vim.api.nvim_get_namespaces().satchel_merged
+    if not ns then return {} end
+    return vim.tbl_map(function(m)
+      local text = vim.api.nvim_buf_get_text(0, m[2], m[3], m[4].end_row, m[4].end_col, {})
+      return {table.concat(text, '\\n'), m[4].hl_group}
+    end, vim.api.nvim_buf_get_extmarks(0, ns, 0, -1, {details = true}))"""
+
+
+def test_a_change_elsewhere_to_another_paragraph_is_merged_into_what_is_typed(editor):
+    """Unsaved words in the first paragraph, the third changed elsewhere: both are in the buffer, theirs
+    highlighted, no split; :w stores both; `u` takes the merge out in one step, and nothing more."""
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Trip", content="We leave on Monday.\n\nPack light.\n\nTrain at nine.")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Trip", "", "We leave on Monday.", "", "Pack light.", "", "Train at nine."])
+    editor.keys("3G$bcwTuesday<Esc>")  # the first paragraph: Monday -> Tuesday
+    editor.wait(lambda: editor.lines()[2] == "We leave on Tuesday.")
+    with Satchel(db=editor.db) as other:  # meanwhile, elsewhere: the third paragraph
+        other.notes.update(id=note["id"], content="We leave on Monday.\n\nPack light.\n\nTrain at ten sharp.")
+    both = ["Trip", "", "We leave on Tuesday.", "", "Pack light.", "", "Train at ten sharp."]
+    editor.wait_lines(both)
+    assert editor.nvim.current.buffer.options["modified"], "merged, not written: :w writes it"
+    assert editor.nvim.exec_lua(MERGED_MARKS) == [["ten sharp", "SatchelMerged"]]
+    assert editor.nvim.exec_lua("return vim.api.nvim_get_hl_by_name('SatchelMerged', true).background") == \
+        editor.nvim.exec_lua("return vim.api.nvim_get_hl_by_name('DiffAdd', true).background")
+    assert len(editor.nvim.windows) == 1, "no theirs split"
+    assert any("revision 2" in message and "merged" in message for message, _ in editor.notifications())
+    assert editor.nvim.current.window.cursor[0] == 3, "the cursor stays on the line it was on"
+
+    editor.keys("u")  # the merge is one undo step; what was typed stays
+    editor.wait_lines(["Trip", "", "We leave on Tuesday.", "", "Pack light.", "", "Train at nine."])
+    editor.keys("<C-r>")
+    editor.wait_lines(both)
+    editor.keys(":w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"], message="written")
+    with Satchel(db=editor.db) as s:
+        saved = s.notes.get(id=note["id"])
+    assert saved["content"] == "We leave on Tuesday.\n\nPack light.\n\nTrain at ten sharp."
+    assert saved["revision"] == 3
+    assert editor.nvim.exec_lua(MERGED_MARKS) == [], "written: nothing is marked any more"
+    assert len(editor.nvim.windows) == 1
+
+
+def test_a_change_that_comes_while_typing_is_merged_once_insert_mode_ends(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="List", content="apples\n\npears")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["List", "", "apples", "", "pears"])
+    editor.keys("3GA and plums")  # still typing
+    editor.wait(lambda: editor.lines()[2] == "apples and plums")
+    with Satchel(db=editor.db) as other:
+        other.notes.update(id=note["id"], title="Shopping")
+    time.sleep(1.0)
+    assert editor.nvim.api.get_mode()["mode"] == "i"
+    assert editor.lines() == ["List", "", "apples and plums", "", "pears"], "nothing moves under the typing"
+    editor.keys(" too<Esc>")
+    editor.wait_lines(["Shopping", "", "apples and plums too", "", "pears"])
+    assert editor.nvim.exec_lua(MERGED_MARKS) == [["Shopping", "SatchelMerged"]]
+    editor.keys("u")  # the merge, then the typing: one step each
+    editor.wait_lines(["List", "", "apples and plums too", "", "pears"])
+    editor.keys("u")
+    editor.wait_lines(["List", "", "apples", "", "pears"])
+
+
+def test_a_write_that_conflicts_on_other_words_merges_them_before_writing(editor):
+    """The change elsewhere comes after the last notification was read (the :w meets it): merged the same
+    way, and the following :w writes both."""
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="one\n\ntwo")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "one", "", "two"])
+    # Nothing reaches this buffer from the change feed until the :w: only its revision conflict tells.
+    editor.nvim.exec_lua("require('satchel.buffer').changed = function() end")
+    editor.keys("3GccONE<Esc>")
+    with Satchel(db=editor.db) as other:
+        other.notes.update(id=note["id"], content="one\n\nTWO")
+    editor.keys(":w<CR>")
+    editor.wait_lines(["Plan", "", "ONE", "", "TWO"])
+    assert editor.nvim.current.buffer.options["modified"] and len(editor.nvim.windows) == 1
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "one\n\nTWO"  # nothing was overwritten
+    editor.keys(":w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "ONE\n\nTWO"
+
+
+def test_a_colour_changed_elsewhere_does_not_stop_a_write(editor):
+    """A revision that changes no text (a colour) brings nothing to merge: the :w that meets it goes on."""
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="v1")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "v1"])
+    editor.nvim.exec_lua("require('satchel.buffer').changed = function() end")  # only the :w meets it
+    editor.keys("Gccmine<Esc>")
+    with Satchel(db=editor.db) as other:
+        other.notes.update(id=note["id"], color={"hue": 0.6, "saturation": 0.5, "brightness": 1})
+    editor.keys(":w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"], message="written")
+    with Satchel(db=editor.db) as s:
+        saved = s.notes.get(id=note["id"])
+    assert (saved["content"], saved["revision"]) == ("mine", 3)
+    assert len(editor.nvim.windows) == 1 and not editor.nvim.exec_lua(MERGED_MARKS)
+    assert not [m for m, level in editor.notifications() if level >= 3]
+
+
+def test_the_same_word_changed_on_both_sides_still_shows_theirs_in_a_split(editor):
+    """A first change elsewhere, to other words, is merged; a second one to the word being changed here
+    clashes: it touches nothing typed, and :w shows theirs in a split as ever (the merged words kept)."""
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="Meet at noon.\n\nBring maps.")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "Meet at noon.", "", "Bring maps."])
+    editor.keys("3G$bcwdawn<Esc>")
+    editor.wait(lambda: editor.lines()[2] == "Meet at dawn.")
+    with Satchel(db=editor.db) as other:
+        other.notes.update(id=note["id"], content="Meet at noon.\n\nBring tea.")
+    editor.wait_lines(["Plan", "", "Meet at dawn.", "", "Bring tea."])
+    with Satchel(db=editor.db) as other:  # the same word as here, another way
+        other.notes.update(id=note["id"], content="Meet at dusk.\n\nBring tea.")
+    time.sleep(1.0)  # the change has come: a clash touches nothing typed and opens nothing by itself
+    assert editor.lines() == ["Plan", "", "Meet at dawn.", "", "Bring tea."] and len(editor.nvim.windows) == 1
+    editor.keys(":w<CR>")
+    editor.wait(lambda: len(editor.nvim.windows) == 2, message="theirs in a split")
+    theirs = next(w.buffer for w in editor.nvim.windows if w.buffer.name.endswith("/theirs"))
+    assert theirs[:] == ["Plan", "", "Meet at dusk.", "", "Bring tea."]
+    assert editor.lines() == ["Plan", "", "Meet at dawn.", "", "Bring tea."]
+    assert editor.nvim.current.buffer.options["modified"]
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "Meet at dusk.\n\nBring tea."  # nothing overwritten
+    assert any("revision 3" in message and "beside yours" in message for message, _ in editor.notifications())
+    editor.keys(":w<CR>")  # having seen theirs, a second :w keeps mine
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "Meet at dawn.\n\nBring tea."

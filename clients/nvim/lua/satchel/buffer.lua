@@ -127,9 +127,10 @@ function M.set_lines(bufnr, lines, ids)
 end
 
 --- Registers a view: `render(bufnr)` runs again when a change in `domains` arrives (unless the buffer has
---- unsaved changes or its owner says `busy`).
-function M.register(bufnr, domains, render, busy)
-  views[bufnr] = { domains = domains, render = render, busy = busy }
+--- unsaved changes or its owner says `busy`). `edited(bufnr)` (optional) is what runs instead when the
+--- buffer has unsaved changes: a view that can bring a change into what is typed (a note merges).
+function M.register(bufnr, domains, render, busy, edited)
+  views[bufnr] = { domains = domains, render = render, busy = busy, edited = edited }
   vim.api.nvim_buf_attach(bufnr, false, {
     on_detach = function()
       views[bufnr] = nil
@@ -142,7 +143,7 @@ end
 local scheduled = {}
 
 --- The view in `bufnr` renders again in a moment (once per burst), unless by then it has unsaved changes
---- or its owner says `busy`: what is typed is never drawn over.
+--- (then its `edited`, if any, runs) or its owner says `busy`: what is typed is never drawn over.
 local function refresh(bufnr, view, event)
   if not vim.api.nvim_buf_is_loaded(bufnr) or scheduled[bufnr] then
     return
@@ -150,7 +151,13 @@ local function refresh(bufnr, view, event)
   scheduled[bufnr] = true
   vim.defer_fn(function()
     scheduled[bufnr] = nil
-    if not vim.api.nvim_buf_is_loaded(bufnr) or vim.bo[bufnr].modified then
+    if not vim.api.nvim_buf_is_loaded(bufnr) then
+      return
+    end
+    if vim.bo[bufnr].modified then
+      if view.edited then
+        view.edited(bufnr, event)
+      end
       return
     end
     if view.busy and view.busy(bufnr) then

@@ -9,6 +9,7 @@ M.links = {
   SatchelHint = 'Comment', -- "No notes", "sort: votes"
   SatchelDone = 'Comment', -- a reminder that is done
   SatchelMemo = 'Comment', -- a reminder's memo
+  SatchelMerged = 'DiffAdd', -- in a note, the words a merge brought in from elsewhere
 }
 
 local notes = {} -- the note colours defined so far: hex -> true

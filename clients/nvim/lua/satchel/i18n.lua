@@ -35,6 +35,7 @@ local words = {
     keys_title = 'Keys of this buffer:',
     delete_item = 'Delete %s?',
     bad_setup = 'Satchel: setup() was not applied: %s',
+    merged = 'The note changed elsewhere (revision %d): those changes are merged into yours and highlighted; :w saves both, u takes them out.',
   },
   ru = {
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -69,6 +70,7 @@ local words = {
     keys_title = 'Клавиши этого буфера:',
     delete_item = 'Удалить %s?',
     bad_setup = 'Satchel: setup() не применён: %s',
+    merged = 'Заметка изменена в другом месте (версия %d): эти изменения добавлены к вашим и подсвечены; :w сохранит и то и другое, u уберёт их.',
   },
   ja = {
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',
@@ -103,6 +105,7 @@ local words = {
     keys_title = 'このバッファーのキー:',
     delete_item = '%s を削除しますか？',
     bad_setup = 'Satchel: setup() は適用されませんでした: %s',
+    merged = 'ノートは別の場所で変更されました（リビジョン %d）。その変更をあなたの編集に取り込み、ハイライトしました。:w で両方を保存、u で取り消せます。',
   },
 }
 

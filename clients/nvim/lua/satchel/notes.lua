@@ -1,5 +1,8 @@
 -- ENotes: the list (title, deadline, the note's colour; reorder by moving lines; delete lines and :w), and
 -- each note as a buffer satchel://notes/<id>: the title, a blank line, the content; :w saves with ifRevision.
+-- A change made elsewhere to a note with unsaved changes is merged into them (text.merge, three-way: the
+-- base is the text the buffer last read or wrote); where both changed the same words, theirs is shown in a
+-- split instead.
 local satchel = require('satchel')
 local rpc = require('satchel.rpc')
 local buffer = require('satchel.buffer')
@@ -10,6 +13,7 @@ local M = {}
 local LIST = 'satchel://notes'
 local drawn = {} -- bufnr -> {[id] = the line drawn for it}, to tell moved lines from edited ones
 local ns = vim.api.nvim_create_namespace('satchel_notes')
+local merged_ns = vim.api.nvim_create_namespace('satchel_merged') -- the words a merge brought in
 
 -- A list line: the id (concealed), then what a person reads.
 local function line_of(note)
@@ -151,6 +155,97 @@ local function show_theirs(note)
   vim.cmd('wincmd p')
 end
 
+-- The text a note buffer represents, as one string: what is merged.
+local function text_of(lines)
+  return table.concat(lines, '\n')
+end
+
+-- The buffer now holds (or builds on) this version of the note: its revision goes with the next :w, and its
+-- text is the base of the next merge.
+local function based_on(bufnr, note)
+  vim.b[bufnr].satchel_revision = note.revision
+  vim.b[bufnr].satchel_base = text_of(note_lines(note))
+end
+
+-- Highlights the parts of the merged text that came from the other side (`segments` in order, their texts
+-- making up the buffer's text).
+local function mark_merged(bufnr, segments)
+  vim.api.nvim_buf_clear_namespace(bufnr, merged_ns, 0, -1)
+  local row, col = 0, 0
+  for _, segment in ipairs(segments) do
+    local parts = vim.split(segment.text, '\n', { plain = true })
+    local end_row = row + #parts - 1
+    local end_col = #parts == 1 and col + #parts[1] or #parts[#parts]
+    if segment.from == 'theirs' and segment.text:match('%S') then
+      pcall(vim.api.nvim_buf_set_extmark, bufnr, merged_ns, row, col,
+        { end_row = end_row, end_col = end_col, hl_group = 'SatchelMerged' })
+    end
+    row, col = end_row, end_col
+  end
+end
+
+-- Puts the merged text in the buffer as one undo step, replacing only the lines that differ, so that the
+-- cursor (and anything marked) stays on the text it was on. The buffer stays modified: :w writes it.
+local function replace_with(bufnr, lines)
+  local now = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local hunks = vim.diff(text_of(now) .. '\n', text_of(lines) .. '\n', { result_type = 'indices' })
+  vim.api.nvim_buf_call(bufnr, function()
+    vim.cmd('let &undolevels = &undolevels') -- an undo step of its own (:help undo-break)
+    for index = #hunks, 1, -1 do
+      local start, count, from, length = unpack(hunks[index])
+      start = count == 0 and start or start - 1 -- a pure insertion comes after line `start`
+      vim.api.nvim_buf_set_lines(bufnr, start, start + count, false, vim.list_slice(lines, from, from + length - 1))
+    end
+  end)
+end
+
+local function typing_in(bufnr)
+  return vim.api.nvim_get_current_buf() == bufnr and vim.api.nvim_get_mode().mode:match('^[iR]') ~= nil
+end
+
+-- Merges `theirs` (the note as saved elsewhere) into the buffer's unsaved text. `done(true)` when it went in
+-- cleanly (a colour changed elsewhere brings no text: then only the revision and the base move on), and
+-- `done(false)` when both changed the same words: then nothing is touched.
+local function merge(bufnr, theirs, done)
+  local base = vim.b[bufnr].satchel_base
+  if base == nil then
+    return done(false)
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local ours = text_of(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false))
+  local params = { base = base, ours = ours, theirs = text_of(note_lines(theirs)) }
+  rpc.request('text.merge', params, function(err, result)
+    if not vim.api.nvim_buf_is_valid(bufnr) then
+      return
+    end
+    if (vim.b[bufnr].satchel_revision or 0) >= theirs.revision then
+      return done(true) -- a newer version is in already
+    end
+    if err or not result.clean then
+      return done(false)
+    end
+    if vim.api.nvim_buf_get_changedtick(bufnr) ~= tick then
+      return merge(bufnr, theirs, done) -- typed meanwhile: merged again with that
+    end
+    if typing_in(bufnr) then -- not in the middle of an insert: when it ends
+      return vim.api.nvim_create_autocmd('InsertLeave', { buffer = bufnr, once = true, callback = function()
+        vim.schedule(function()
+          if vim.api.nvim_buf_is_valid(bufnr) then
+            merge(bufnr, theirs, done)
+          end
+        end)
+      end })
+    end
+    based_on(bufnr, theirs)
+    if result.text ~= ours then
+      replace_with(bufnr, vim.split(result.text, '\n', { plain = true }))
+      mark_merged(bufnr, result.segments)
+      vim.notify('Satchel: ' .. i18n.t('merged', theirs.revision), vim.log.levels.INFO)
+    end
+    done(true)
+  end)
+end
+
 local write_note
 
 -- The answer to a note's :w, whenever it comes: the buffer learns its id and revision, and is unmodified
@@ -168,16 +263,25 @@ local function saved(bufnr, id, tick, err, note)
         if read_err then
           return satchel.fail(err)
         end
-        show_theirs(theirs)
-        vim.b[bufnr].satchel_revision = theirs.revision -- the next :w keeps this version, having seen theirs
-        vim.notify('Satchel: ' .. i18n.t('conflict', theirs.revision), vim.log.levels.WARN)
+        merge(bufnr, theirs, function(clean)
+          if clean then
+            if vim.api.nvim_buf_get_changedtick(bufnr) == tick then
+              write_note(bufnr) -- theirs brought no text: this :w goes on over it
+            end
+            return -- otherwise theirs is in the buffer with what was typed: the next :w writes both
+          end
+          show_theirs(theirs)
+          based_on(bufnr, theirs) -- the next :w keeps this version, having seen theirs
+          vim.notify('Satchel: ' .. i18n.t('conflict', theirs.revision), vim.log.levels.WARN)
+        end)
       end)
       return
     end
     return satchel.fail(err) -- the buffer stays modified: nothing typed is lost
   end
   vim.b[bufnr].satchel_id = note.id
-  vim.b[bufnr].satchel_revision = note.revision
+  based_on(bufnr, note)
+  vim.api.nvim_buf_clear_namespace(bufnr, merged_ns, 0, -1)
   if not id then
     vim.api.nvim_buf_set_name(bufnr, 'satchel://notes/' .. note.id)
   end
@@ -233,20 +337,27 @@ local function watch_note(bufnr)
   buffer.autocmd('BufWriteCmd', bufnr, function()
     write_note(bufnr)
   end)
-  -- Any change among the notes (a burst may carry several) makes the note read again.
-  buffer.register(bufnr, { 'notes' }, function()
+  -- Any change among the notes (a burst may carry several) makes the note read again: drawn again when
+  -- nothing is typed, merged into what is typed otherwise (a clash waits for :w, which shows theirs).
+  local function reload()
     local id = vim.b[bufnr].satchel_id
     if not id then
       return
     end
     rpc.request('notes.get', { id = id }, function(err, note)
-      if err or vim.bo[bufnr].modified or note.revision == vim.b[bufnr].satchel_revision then
+      if err or not vim.api.nvim_buf_is_valid(bufnr) or note.revision == vim.b[bufnr].satchel_revision then
         return
       end
-      buffer.set_lines(bufnr, note_lines(note))
-      vim.b[bufnr].satchel_revision = note.revision
+      if not vim.bo[bufnr].modified then
+        buffer.set_lines(bufnr, note_lines(note))
+        based_on(bufnr, note)
+        vim.api.nvim_buf_clear_namespace(bufnr, merged_ns, 0, -1)
+      elseif not vim.b[bufnr].satchel_saving then -- a :w on its way: its answer decides
+        merge(bufnr, note, function() end)
+      end
     end)
-  end)
+  end
+  buffer.register(bufnr, { 'notes' }, reload, nil, reload)
 end
 
 --- Loads satchel://notes/<id> into `bufnr`.
@@ -259,7 +370,7 @@ function M.read(bufnr, id)
   vim.bo[bufnr].swapfile = false
   buffer.set_lines(bufnr, note_lines(note))
   vim.b[bufnr].satchel_id = note.id
-  vim.b[bufnr].satchel_revision = note.revision
+  based_on(bufnr, note)
   watch_note(bufnr)
 end
 
