@@ -122,6 +122,35 @@ def test_checkhealth_says_where_it_syncs_and_why_it_is_offline_without_the_passw
     assert "offline" in text and "hunter2" not in text
 
 
+def test_the_device_name_command_names_this_device_and_checkhealth_shows_it(editor):
+    def device_name():
+        with Satchel(db=editor.db) as s:
+            return s.call("sync.status", {})["deviceName"]
+
+    before = device_name()
+    editor.nvim.command("Satchel device-name")  # alone: tells the name
+    editor.wait(lambda: editor.notifications(), message="the name told")
+    assert editor.notifications()[-1] == [f"Satchel: this device is called {before} "
+                                          "(a conflict copy made from its version says so)", 2]
+    editor.nvim.command("Satchel device-name  Anna's laptop ")  # the whole rest, spaces inside kept
+    editor.wait(lambda: device_name() == "Anna's laptop", message="named")
+    editor.wait(lambda: ["Satchel: this device is now called Anna's laptop", 2] in editor.notifications())
+    editor.nvim.command("checkhealth satchel")
+    text = "\n".join(editor.lines())
+    assert "sync: off" in text and "device name: Anna's laptop" in text, text
+
+
+def test_a_device_name_refused_is_said_in_the_persons_words_and_changes_nothing(editor_factory):
+    editor = editor_factory(locale="ru")
+    editor.nvim.command("Satchel device-name " + "x" * 65)
+    editor.wait(lambda: editor.notifications(), message="refused")
+    assert editor.notifications()[-1] == ["Satchel: имя устройства — не длиннее 64 символов", 4]
+    editor.nvim.command("Satchel device-name kitchen")
+    editor.wait(lambda: len(editor.notifications()) == 2, message="named")
+    with Satchel(db=editor.db) as s:
+        assert s.call("sync.status", {})["deviceName"] == "kitchen"
+
+
 def postgres():
     """A throwaway PostgreSQL (clients/python/tests/postgres_cluster.py)."""
     import sys
@@ -210,7 +239,7 @@ def test_help_has_tags_for_every_app(editor, tmp_path):
     editor.nvim.command(f"helptags {tmp_path / 'doc'}")
     for tag in ("satchel", "satchel.setup()", ":Satchel", "satchel-notes", "satchel-reminders", "satchel-diary",
                 "satchel-messages", "satchel-board", "satchel-search", "satchel-health", "satchel-export",
-                "satchel-import", ":Satchel-export", ":Satchel-import", "satchel-merge",
+                "satchel-import", ":Satchel-export", ":Satchel-import", "satchel-merge", ":Satchel-device-name",
                 "hl-SatchelMerged"):
         editor.nvim.command(f"help {tag}")
         assert editor.nvim.eval("&filetype") == "help"
@@ -221,7 +250,7 @@ def test_the_command_completes_apps_and_arguments_and_alone_offers_a_picker(edit
     complete = lambda line: editor.nvim.call("getcompletion", line, "cmdline")
     assert complete("Satchel b") == ["board"]
     assert complete("Satchel ") == ["notes", "note", "reminders", "diary", "messages", "board", "search", "export",
-                                    "import"]
+                                    "import", "device-name"]
     assert complete("Satchel board h") == ["hot"]
     assert complete("Satchel note ") == ["new"]
     editor.keys(":Satchel<CR>")

@@ -72,6 +72,10 @@ function M.check_sync(rpc, report)
   if err then
     return report.warn('sync: the server does not say (' .. (err.message or '') .. ')')
   end
+  if sync.deviceName ~= nil and sync.deviceName ~= vim.NIL then -- a server older than device names has none
+    report.info(('device name: %s (a conflict copy made from this device\'s version says so; '
+      .. ':Satchel device-name {name} changes it)'):format(sync.deviceName))
+  end
   if not sync.enabled or sync.state == 'off' then
     return report.info('sync: off (add --sync URL to cmd to sync through PostgreSQL)')
   end

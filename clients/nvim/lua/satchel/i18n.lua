@@ -36,6 +36,10 @@ local words = {
     delete_item = 'Delete %s?',
     bad_setup = 'Satchel: setup() was not applied: %s',
     merged = 'The note changed elsewhere (revision %d): those changes are merged into yours and highlighted; :w saves both, u takes them out.',
+    device_name = 'Satchel: this device is called %s (a conflict copy made from its version says so)',
+    device_named = 'Satchel: this device is now called %s',
+    device_name_empty = 'Satchel: a device needs a name: :Satchel device-name {name}',
+    device_name_long = 'Satchel: a device\'s name is at most %d characters',
   },
   ru = {
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -71,6 +75,10 @@ local words = {
     delete_item = 'Удалить %s?',
     bad_setup = 'Satchel: setup() не применён: %s',
     merged = 'Заметка изменена в другом месте (версия %d): эти изменения добавлены к вашим и подсвечены; :w сохранит и то и другое, u уберёт их.',
+    device_name = 'Satchel: это устройство называется %s (так подписана копия, сделанная из его версии при конфликте)',
+    device_named = 'Satchel: теперь это устройство называется %s',
+    device_name_empty = 'Satchel: устройству нужно имя: :Satchel device-name {имя}',
+    device_name_long = 'Satchel: имя устройства — не длиннее %d символов',
   },
   ja = {
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',
@@ -106,6 +114,10 @@ local words = {
     delete_item = '%s を削除しますか？',
     bad_setup = 'Satchel: setup() は適用されませんでした: %s',
     merged = 'ノートは別の場所で変更されました（リビジョン %d）。その変更をあなたの編集に取り込み、ハイライトしました。:w で両方を保存、u で取り消せます。',
+    device_name = 'Satchel: このデバイスの名前は %s です（このデバイスの版から作られた競合コピーにこの名前が付きます）',
+    device_named = 'Satchel: このデバイスの名前を %s にしました',
+    device_name_empty = 'Satchel: デバイスには名前が必要です: :Satchel device-name {名前}',
+    device_name_long = 'Satchel: デバイス名は %d 文字までです',
   },
 }
 

@@ -16,7 +16,7 @@ rpc.on_notification(function(method, params)
 end)
 require('satchel.highlight').setup()
 
-M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search', 'export', 'import' }
+M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search', 'export', 'import', 'device-name' }
 
 local defaults = {
   cmd = nil, -- a list, as jobstart takes it: {'/path/to/satchel', '--free-limit', '10'}
@@ -160,6 +160,9 @@ local commands = {
   end,
   import = function(_, rest)
     app('transfer').import(rest)
+  end,
+  ['device-name'] = function(_, rest)
+    app('device').name(rest)
   end,
 }
 
