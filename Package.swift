@@ -68,7 +68,7 @@ let package = Package(
                 .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
             ]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging", "Domain"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "CTurboJPEG", "CPNG", "CWebP", "CHEIF"],

@@ -150,6 +150,33 @@ import Testing
         #expect(merged.isClean, "seed \(seed)")
     }
 
+    /// The same over texts long enough to be compared line by line first (more units than a text compared
+    /// unit by unit may have): edits of different words of one line still both stay.
+    @Test(arguments: 0..<20)
+    func editsThatDoNotOverlapInALongTextAreBothApplied(seed: UInt64) {
+        var random = DomainTestRandom(seed: seed)
+        let vocabulary = (0..<3000).map { "w\($0)" }
+        let items = (0..<Int.random(in: 2000..<3000, using: &random)).map { index in
+            Item(word: vocabulary.randomElement(using: &random)!, separator: index % 8 == 7 ? "\n" : " ")
+        }
+        var ours: [Int: Edit] = [:], theirs: [Int: Edit] = [:]
+        var fresh = 0
+        for index in stride(from: 0, to: items.count, by: 2) {
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0: ours[index] = Self.edit(&fresh, &random)
+            case 1: theirs[index] = Self.edit(&fresh, &random)
+            default: break
+            }
+        }
+        let base = Self.text(items)
+        #expect(2 * TextTokens(base, TextTokens.Interner()).count > TextDiff.maximumUnits)
+        let expected = Self.text(Self.applying(ours.merging(theirs) { a, _ in a }, to: items))
+        let merged = TextMerge.merge(
+            base: base, ours: Self.text(Self.applying(ours, to: items)), theirs: Self.text(Self.applying(theirs, to: items)))
+        #expect(merged.text == expected, "seed \(seed)")
+        #expect(merged.isClean, "seed \(seed)")
+    }
+
     /// Both sides make some of the same edits and some of their own, over a text of words that repeat (as
     /// "the" and "a" do: where a diff has most ways to line edits up). What both added appears once, and
     /// nothing either added appears twice — but where both sides edit right beside the same repeated words,

@@ -12,11 +12,11 @@ struct TextHunk: Equatable {
 /// (Myers' algorithm): first between lines, then between the units of each run of changed lines, so an
 /// edit of one word of a line is a change of that word. Bounded: past ``maximumLines`` changed lines a
 /// text's changed part is one change; past ``maximumUnits`` units a run of changed lines is one change.
-enum TextDiff {
+public enum TextDiff {
     /// Lines of both texts between their common first and last lines, past which they are compared whole.
-    static let maximumLines = 4000
+    public static let maximumLines = 4000
     /// Units of both sides of one run of changed lines, past which the run is compared whole.
-    static let maximumUnits = 3000
+    public static let maximumUnits = 3000
 
     static func hunks(from old: TextTokens, to new: TextTokens) -> [TextHunk] {
         // A text of a few pages is compared unit by unit; a longer one line by line first.
@@ -34,12 +34,21 @@ enum TextDiff {
         }
         let oldMiddle = head..<(oldLines.count - tail), newMiddle = head..<(newLines.count - tail)
         var lineRuns: [(Range<Int>, Range<Int>)] = []
-        if oldMiddle.count + newMiddle.count > maximumLines {
+        // Lines only one side has are changed whatever the alignment: only those both have are compared
+        // (so a text changed on most of its lines costs what its unchanged ones do).
+        let oldSet = Set(oldLines[oldMiddle]), newSet = Set(newLines[newMiddle])
+        let oldKept = oldMiddle.filter { newSet.contains(oldLines[$0]) }
+        let newKept = newMiddle.filter { oldSet.contains(newLines[$0]) }
+        if oldKept.count + newKept.count > maximumLines {
             lineRuns = [(oldMiddle, newMiddle)]
         } else if !oldMiddle.isEmpty || !newMiddle.isEmpty {
-            let difference = Array(newLines[newMiddle]).difference(from: Array(oldLines[oldMiddle]))
-            lineRuns = runs(difference, old: oldMiddle.count, new: newMiddle.count).map { run in
-                (run.0.lowerBound + head..<run.0.upperBound + head, run.1.lowerBound + head..<run.1.upperBound + head)
+            let difference = newKept.map { newLines[$0] }.difference(from: oldKept.map { oldLines[$0] })
+            // The lines both keep, in order; the runs between them are the changed ones.
+            var previous = (oldMiddle.lowerBound, newMiddle.lowerBound)
+            for (o, n) in matches(difference, old: oldKept.count, new: newKept.count) + [(-1, -1)] {
+                let next = o < 0 ? (oldMiddle.upperBound, newMiddle.upperBound) : (oldKept[o], newKept[n])
+                if next.0 > previous.0 || next.1 > previous.1 { lineRuns.append((previous.0..<next.0, previous.1..<next.1)) }
+                previous = (next.0 + 1, next.1 + 1)
             }
         }
         var hunks: [TextHunk] = []
@@ -90,6 +99,31 @@ enum TextDiff {
             }
         }
         return result
+    }
+
+    /// The pairs of elements a difference keeps (offsets in the old and the new), in order.
+    private static func matches<T>(_ difference: CollectionDifference<T>, old: Int, new: Int) -> [(Int, Int)] {
+        var removed = [Bool](repeating: false, count: old)
+        var inserted = [Bool](repeating: false, count: new)
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): removed[offset] = true
+            case .insert(let offset, _, _): inserted[offset] = true
+            }
+        }
+        var pairs: [(Int, Int)] = []
+        var i = 0, j = 0
+        while i < old && j < new {
+            if removed[i] {
+                i += 1
+            } else if inserted[j] {
+                j += 1
+            } else {
+                pairs.append((i, j))
+                (i, j) = (i + 1, j + 1)
+            }
+        }
+        return pairs
     }
 
     /// The runs of removed and inserted elements a difference makes, between elements both keep.

@@ -41,7 +41,8 @@ struct TextTokens {
             let start = index
             let first = text[index]
             index = text.index(after: index)
-            switch Self.kind(first) {
+            let kind = Self.kind(first)
+            switch kind {
             case .lineBreak:
                 break
             case .word:
@@ -54,7 +55,7 @@ struct TextTokens {
             }
             bounds.append(start)
             units.append(interner.unit(text[start..<index]))
-            if first.isNewline {
+            if kind == .lineBreak {
                 lines.append(interner.line(text[lineStart..<index]))
                 lineStarts.append(units.count)
                 lineStart = index
@@ -77,6 +78,14 @@ struct TextTokens {
     private enum Kind { case word, space, lineBreak, single }
 
     private static func kind(_ character: Character) -> Kind {
+        if let ascii = character.asciiValue {  // most text: no Unicode property to look up
+            switch ascii {
+            case 10...13: return .lineBreak  // "\r\n" is one character, whose value is 10
+            case 9, 32: return .space
+            case 48...57, 65...90, 97...122, 95, 39: return .word
+            default: return .single
+            }
+        }
         if character.isNewline { return .lineBreak }
         if character.isWhitespace { return .space }
         guard let scalar = character.unicodeScalars.first else { return .single }

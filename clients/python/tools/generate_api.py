@@ -143,7 +143,11 @@ class Results:
                 return "    pass\n"
             return "".join(f"    {f}: {k}" + (f"  # {d}" if d else "") + "\n" for f, k, d in members)
 
-        if sometimes and always:
+        if any(keyword.iskeyword(f) for f, _, _ in fields) and not sometimes:
+            # A key that is a Python keyword ("from") takes the functional form of TypedDict.
+            members = "".join(f"        {f!r}: {k},  # {d}\n" if d else f"        {f!r}: {k},\n" for f, k, d in always)
+            self.classes.append(f"{name} = TypedDict(\n    {name!r},\n    {{\n{members}    }},\n)\n")
+        elif sometimes and always:
             self.classes.append(f"class _{name}Keys(TypedDict):\n{body(always)}")
             self.classes.append(f"class {name}(_{name}Keys, total=False):\n{body(sometimes)}")
         elif sometimes:

@@ -75,6 +75,8 @@ METHODS: dict[str, str] = {
     'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.',
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
     'sync.status': 'How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.',
+    'sync.setDeviceName': 'Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.',
+    'text.merge': 'Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.',
     'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
@@ -367,6 +369,7 @@ class SyncStatusResult(TypedDict):
     account: str | None
     server: str | None
     device: str | None
+    deviceName: str  # this device's name, as conflict copies made elsewhere say where their version was written
     schema: Literal['off', 'unknown', 'ok', 'missing', 'older', 'newer']
     lastSuccess: str | None
     lastError: str | None
@@ -374,6 +377,26 @@ class SyncStatusResult(TypedDict):
     reason: Literal['authenticationFailed', 'databaseMissing', 'tlsRequired', 'unsafeRole', 'schemaMissing', 'schemaOlder', 'schemaNewer', 'wrongRole', 'quotaExceeded'] | None
     progress: Progress | None
     skipped: Skipped
+
+
+class SyncSetDeviceNameResult(TypedDict):
+    deviceName: str
+
+
+TextMergeSegment = TypedDict(
+    'TextMergeSegment',
+    {
+        'text': str,
+        'from': Literal['base', 'ours', 'theirs', 'both'],  # unchanged, changed on one side, or alike on both
+    },
+)
+
+
+class TextMergeResult(TypedDict):
+    text: str  # the merged text
+    clean: bool
+    clashes: int  # places where both changed the same words differently
+    segments: builtins.list[TextMergeSegment]
 
 
 class SyncNowResult(TypedDict):
@@ -1704,6 +1727,27 @@ class Sync(Namespace):
         """
         return self._call('sync.status', None, progress, timeout)
 
+    def setDeviceName(
+        self,
+        *,
+        name: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncSetDeviceNameResult:
+        """Names this device (1 to 64 characters): a conflict copy made on any device says where its version
+        was written by this name.
+
+        Args:
+            name: The device's name, 1 to 64 characters.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `sync.setDeviceName`; answers its result or raises its error.
+        """
+        return self._call('sync.setDeviceName', named(name=name), progress, timeout)
+
+    set_device_name = setDeviceName
+
     def now(
         self,
         *,
@@ -1721,6 +1765,36 @@ class Sync(Namespace):
         Sends `sync.now`; answers its result or raises its error.
         """
         return self._call('sync.now', None, progress, timeout)
+
+
+class Text(Namespace):
+    """The `text.*` methods."""
+
+    _prefix = 'text'
+
+    def merge(
+        self,
+        *,
+        base: str,
+        ours: str,
+        theirs: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> TextMergeResult:
+        """Merges two edits of one text three-way, as sync does: both kept where they change different words;
+        clean false where both changed the same words (theirs stands there). Segments say where each part
+        came from.
+
+        Args:
+            base: The text both edits started from.
+            ours: One edit (the earlier, or the one being typed).
+            theirs: The other edit (the later, or the one from elsewhere).
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `text.merge`; answers its result or raises its error.
+        """
+        return self._call('text.merge', named(base=base, ours=ours, theirs=theirs), progress, timeout)
 
 
 class Rpc(Namespace):
@@ -1792,6 +1866,10 @@ class Methods:
     @cached_property
     def sync(self) -> Sync:
         return Sync(self._call)
+
+    @cached_property
+    def text(self) -> Text:
+        return Text(self._call)
 
     @cached_property
     def rpc(self) -> Rpc:
@@ -2631,12 +2709,40 @@ if TYPE_CHECKING:
         ) -> Coroutine[Any, Any, SyncStatusResult]:
             ...
 
+        def setDeviceName(
+            self,
+            *,
+            name: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncSetDeviceNameResult]:
+            ...
+
+        set_device_name = setDeviceName
+
         def now(
             self,
             *,
             progress: OnProgress | None = None,
             timeout: float | None | Unset = UNSET,
         ) -> Coroutine[Any, Any, SyncNowResult]:
+            ...
+
+
+    class AsyncText(Namespace):
+        """The `text.*` methods."""
+
+        _prefix = 'text'
+
+        def merge(
+            self,
+            *,
+            base: str,
+            ours: str,
+            theirs: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, TextMergeResult]:
             ...
 
 
@@ -2701,6 +2807,10 @@ if TYPE_CHECKING:
         @cached_property
         def sync(self) -> AsyncSync:
             return AsyncSync(self._call)
+
+        @cached_property
+        def text(self) -> AsyncText:
+            return AsyncText(self._call)
 
         @cached_property
         def rpc(self) -> AsyncRpc:
@@ -2773,6 +2883,7 @@ else:
     AsyncBoard = Board
     AsyncChanges = Changes
     AsyncSync = Sync
+    AsyncText = Text
     AsyncRpc = Rpc
 
 
@@ -2832,6 +2943,8 @@ PATHS: tuple[str, ...] = (
     'import_',
     'search',
     'sync.status',
+    'sync.setDeviceName',
+    'text.merge',
     'sync.now',
     'rpc.discover',
 )
