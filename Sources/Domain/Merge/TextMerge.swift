@@ -101,8 +101,8 @@ public enum TextDiff {
         return result
     }
 
-    /// The pairs of elements a difference keeps (offsets in the old and the new), in order.
-    private static func matches<T>(_ difference: CollectionDifference<T>, old: Int, new: Int) -> [(Int, Int)] {
+    /// Which elements of the old a difference removes, and which of the new it inserts.
+    private static func marks<T>(_ difference: CollectionDifference<T>, old: Int, new: Int) -> ([Bool], [Bool]) {
         var removed = [Bool](repeating: false, count: old)
         var inserted = [Bool](repeating: false, count: new)
         for change in difference {
@@ -111,6 +111,12 @@ public enum TextDiff {
             case .insert(let offset, _, _): inserted[offset] = true
             }
         }
+        return (removed, inserted)
+    }
+
+    /// The pairs of elements a difference keeps (offsets in the old and the new), in order.
+    private static func matches<T>(_ difference: CollectionDifference<T>, old: Int, new: Int) -> [(Int, Int)] {
+        let (removed, inserted) = marks(difference, old: old, new: new)
         var pairs: [(Int, Int)] = []
         var i = 0, j = 0
         while i < old && j < new {
@@ -128,14 +134,7 @@ public enum TextDiff {
 
     /// The runs of removed and inserted elements a difference makes, between elements both keep.
     private static func runs<T>(_ difference: CollectionDifference<T>, old: Int, new: Int) -> [(Range<Int>, Range<Int>)] {
-        var removed = [Bool](repeating: false, count: old)
-        var inserted = [Bool](repeating: false, count: new)
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): removed[offset] = true
-            case .insert(let offset, _, _): inserted[offset] = true
-            }
-        }
+        let (removed, inserted) = marks(difference, old: old, new: new)
         var result: [(Range<Int>, Range<Int>)] = []
         var i = 0, j = 0
         while i < old || j < new {
