@@ -23,7 +23,7 @@ enum MCPTools {
         "notes.get": .readOnly, "notes.list": .readOnly, "photos.get": .readOnly, "photos.list": .readOnly,
         "reminders.get": .readOnly, "reminders.list": .readOnly, "diary.get": .readOnly, "diary.list": .readOnly,
         "messages.get": .readOnly, "messages.list": .readOnly, "board.get": .readOnly, "board.list": .readOnly,
-        "sync.status": .readOnly,
+        "sync.status": .readOnly, "text.merge": .readOnly,
         // New items: nothing that was there changes.
         "notes.create": .adds, "photos.add": .adds, "reminders.add": .adds, "reminders.submit": .adds,
         "diary.create": .adds, "messages.send": .adds, "board.create": .adds, "board.vote": .adds,
@@ -31,7 +31,7 @@ enum MCPTools {
         // Changes that lose nothing and end the same however often they are repeated.
         "notes.move": .settles, "photos.move": .settles, "reminders.move": .settles,
         "reminders.setCompleted": .settles, "reminders.beginEditing": .settles, "reminders.endEditing": .settles,
-        "images.appendUpload": .settles, "images.finishUpload": .settles,
+        "images.appendUpload": .settles, "images.finishUpload": .settles, "sync.setDeviceName": .settles,
         // What was there is replaced or removed.
         "notes.update": .replaces, "photos.update": .replaces, "reminders.update": .replaces,
         "diary.update": .replaces,
