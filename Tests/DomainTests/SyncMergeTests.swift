@@ -31,6 +31,11 @@ import Testing
             try device.sync.pushed(pushed, through: through)
         }
 
+        /// Changes the body of the last row, as a device that breaks the rules might have written it.
+        func tamper(_ change: (String) -> String) {
+            rows[rows.count - 1].body = rows[rows.count - 1].body.map(change)
+        }
+
         func pull(_ device: DataStore) throws -> PullSummary {
             let id = try device.sync.deviceID()
             return try device.sync.apply(rows.map { row in
@@ -140,6 +145,32 @@ import Testing
             #expect(reminders.map(\.memo) == ["corner shop\nbefore seven"])
             #expect(try device.diary.get(id: post.id).text == "A long walk by the river.\nCold, but sunny. Tea after.")
             #expect(try device.diary.list(PageRequest(limit: 10)).items.count == 1)
+        }
+    }
+
+    @Test func aBaseThatDoesNotFitItsTextIsNoBaseAndTheClashKeepsACopy() throws {
+        let log = Log()
+        let devices = try Self.devices(["laptop", "desktop"])
+        let note = try devices[0].notes.create(NoteDraft(title: "List", content: "eggs\nmilk\nbread"))
+        for device in devices { try log.round(device) }
+        _ = try devices[0].notes.update(id: note.id, NoteChanges(content: "six eggs\nmilk\nbread"))
+        _ = try devices[1].notes.update(id: note.id, NoteChanges(content: "eggs\nmilk\nrye bread"))
+        try log.round(devices[0])
+        try log.push(devices[1])
+        // The desktop's row says its text was something that cannot be made of it, and names its device
+        // with 500 characters.
+        let row = try #require(log.rows.last)
+        #expect(row.body?.contains(#""was":{"content":[["#) == true)
+        log.tamper { body in
+            body.replacing(#/"was":\{"content":\[\[\d+,/#, with: #""was":{"content":[[999999,"#)
+                .replacing(#""by":"desktop""#, with: #""by":""# + String(repeating: "d", count: 500) + #"""#)
+        }
+        for _ in 0..<2 { for device in devices { try log.round(device) } }
+        for device in devices {
+            let notes = try Self.notes(device)
+            #expect(notes.count == 2, "\(notes)")
+            #expect(notes.contains("List|eggs\nmilk\nrye bread"))
+            #expect(notes.contains("List — laptop, 21 May 09:20|six eggs\nmilk\nbread"))
         }
     }
 

@@ -86,6 +86,12 @@ extension SyncDomain {
     func decode(_ body: String) throws -> Version {
         try JSONDecoder().decode(Version.self, from: Data(body.utf8))
     }
+
+    /// A row's body: the version, and what it says of the edit that made it (``SyncEdit``).
+    func decodeEdited(_ body: String) throws -> (Version, SyncEdit) {
+        let read = try JSONDecoder().decode(SyncEdit.Edited<Version>.self, from: Data(body.utf8))
+        return (read.version, read.edit)
+    }
 }
 
 /// The place for `id` in a table kept in the user's order (``OrderedList``): the one the log says, or the

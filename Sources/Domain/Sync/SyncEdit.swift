@@ -20,15 +20,19 @@ struct SyncEdit: Codable, Equatable {
     /// apart from it then clashes: a copy keeps it).
     static let maximumPatchBytes = 1 << 20
 
-    private struct Envelope: Decodable {
-        var sync: SyncEdit?
-    }
+    /// A row's body read once: the version, and the edit beside it (none when it says none, or says it in
+    /// a form no device writes).
+    struct Edited<Version: Decodable>: Decodable {
+        var version: Version
+        var edit: SyncEdit
 
-    /// The edit `body` carries: none when it says none, or says it in a form no device writes.
-    init(body: String) {
-        let found = (try? JSONDecoder().decode(Envelope.self, from: Data(body.utf8)))?.sync
-        by = found?.by.map { String($0.prefix(Self.maximumNameLength)) }
-        was = found?.was
+        private enum Keys: String, CodingKey { case sync }
+
+        init(from decoder: any Decoder) throws {
+            version = try Version(from: decoder)
+            let found = (try? decoder.container(keyedBy: Keys.self).decodeIfPresent(SyncEdit.self, forKey: .sync)) ?? nil
+            edit = SyncEdit(by: found?.by.map { String($0.prefix(SyncEdit.maximumNameLength)) }, was: found?.was)
+        }
     }
 
     init(by: String?, was: [String: TextPatch]? = nil) {

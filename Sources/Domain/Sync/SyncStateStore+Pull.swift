@@ -158,12 +158,12 @@ extension SyncStateStore {
         if row.op != "put" { try kind.checkDeletion(row, of: logVersion) }
         if row.op == "put" {
             guard let body = row.body else { throw DomainError.validation(reason: .invalidDocument, field: "body") }
-            let incoming = try kind.decode(body)
+            let (incoming, written) = try kind.decodeEdited(body)
             try incoming.check()
             guard incoming.id == row.entity else { throw DomainError.validation(reason: .invalidDocument, field: "body.id") }
             try kind.check(row, incoming, over: logVersion)
             let changed = Set(row.fields ?? D.Version.fields.map(\.name))
-            let edit = kind.isPrivate ? SyncEdit(body: body) : SyncEdit(by: nil)
+            let edit = kind.isPrivate ? written : SyncEdit(by: nil)
             if let name = edit.by { try stampCodec.setName(name, ofDevice: row.device) }
             var merged = incoming
             if let logVersion {
