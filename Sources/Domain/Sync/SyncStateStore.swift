@@ -11,12 +11,12 @@ import Foundation
 /// pulled, on the server loop's thread, each in one step: the network part runs elsewhere.
 ///
 /// Merging follows the shared log's order, so every device ends the same (docs/protocol.md, "Sync"): a
-/// row takes the fields it changed into the log's version. When a content field it changed had been
-/// changed by another device after the version the row stood on (both changed it while apart), notes,
-/// photos and diary posts keep the version it overwrote as a conflict copy ("… (conflict)", made alike by
-/// every device from the log, its id the entity's and the overwritten row's); reminders let the later
-/// change win that field. A deletion that had not seen an edit loses to it; a version this device has not
-/// yet seen back in the log stays in place.
+/// row takes the fields it changed into the log's version. A text a person writes that another device
+/// changed meanwhile is merged three-way against the base the row carries (``SyncEdit``, ``TextMerge``);
+/// only a real clash (the same words changed differently, or another field changed by both apart) keeps
+/// the version it overwrote as a conflict copy ("Shopping — laptop, 27 Nov 19:20", made alike by every
+/// device from the log, its id the entity's and the overwritten row's). A deletion that had not seen an
+/// edit loses to it; a version this device has not yet seen back in the log stays in place.
 public final class SyncStateStore: Store {
     /// The domains whose changes sync today.
     public static let syncedDomains: [ChangeDomain] = [.notes, .photos, .diary, .reminders, .messages, .board]
