@@ -60,6 +60,33 @@ def test_axe_finds_no_violation_on_any_screen(bridge_factory, page_factory, colo
     assert page.console_errors() == []
 
 
+@pytest.mark.parametrize("colours", ["light", "dark"])
+def test_a_merge_notice_and_the_device_dialog_have_no_violation(bridge, page, colours):
+    """The note editor with a change from elsewhere merged in (its words marked), and the dialog that names
+    this device with a refused name, in light and dark."""
+    with Satchel(db=bridge.db) as s:
+        note = s.notes.create(title="Plan", content="One.\n\nTwo.")
+    scheme(page, colours)
+    page.open("notes")
+    page.click("section[data-app='notes'] .note-open")
+    page.wait_for("dialog .note-editor")
+    page.find("dialog .note-editor textarea[name='content']").send_keys(" Mine.")
+    with Satchel(db=bridge.db) as other:
+        other.notes.update(id=note["id"], content="One, theirs.\n\nTwo.")
+    page.wait_for("dialog .note-editor .merged mark")
+    assert violations(page) == [], "the merge notice"
+    page.screenshot(f"accessibility-merged-{colours}")
+    page.driver.execute_script("document.querySelector('dialog').close()")
+    page.wait_gone("dialog")
+    page.click("#device-button")
+    field = page.wait_for("dialog .device-form input")
+    field.clear()
+    page.click("dialog .device-save")
+    page.wait_for("dialog .device-form .error")
+    assert violations(page) == [], "the device dialog"
+    assert page.console_errors() == []
+
+
 def test_note_text_stays_readable_on_every_colour(bridge, page_factory):
     colours = [
         {"hue": 0.66, "saturation": 0.9, "brightness": 0.35},  # navy

@@ -108,6 +108,7 @@ PAGE_METHODS = frozenset({
     *(f"messages.{verb}" for verb in ("list", "loadMore", "send", "get", "delete")),
     *(f"board.{verb}" for verb in ("create", "get", "list", "delete", "vote")),
     "sync.status", "sync.now", "sync.setDeviceName",
+    "text.merge",  # the editors merge an edit made elsewhere into what is typed, as sync does
 })
 #: Methods that end the satchel: the bridge owns its lifetime.
 LIFETIME_METHODS = frozenset({"shutdown", "exit"})

@@ -1,12 +1,17 @@
 // @ts-check
 // Moments' sheet: writing a post or editing one, text and up to four photos; when the post changes elsewhere
-// while it is open, the other version beside what was typed (conflict.js).
-import { conflictPanel, versionText } from './conflict.js';
+// while it is open, the other version merged into what was typed, or, when both changed the same words,
+// beside it (conflict.js).
+import {
+  conflictPanel, copyLabel, markedCopy, markedText, mergedNotice, mergeFields, mergeValue, putMerged, versionText,
+} from './conflict.js';
 import { t } from './i18n.js';
 import { confirmDialog, errorLine, h, openDialog, showError, storedImage, uploadImage } from './ui.js';
 
 // The form shows the picker while the post has fewer photos than the original allowed (the server decides).
 const PICKER_SLOTS = 4;
+/** A post's text holds at most this many characters (the server's rule). */
+const TEXT_LIMIT = 100_000;
 
 /**
  * The creation form (`existing` null) or the edit form of `existing`: text and up to four photos.
@@ -21,6 +26,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   let photos = existing ? existing.images.map((image) => ({ image })) : [];
   let reading = Promise.resolve();
   let busy = false;
+  let merging = Promise.resolve(); // a change from elsewhere being merged in: a Save waits for it
   const title = existing ? t('moments.edit') : t('moments.new');
   const text = h('textarea', { class: 'moment-text-input', rows: 8, autofocus: true, dir: 'auto', 'aria-label': t('moments.text'), placeholder: t('moments.placeholder') });
   text.value = existing?.text ?? '';
@@ -52,24 +58,70 @@ export function editPost(existing, { rpc, saved: done, opened }) {
       renderPhotos();
       settled();
     },
-    keepBoth: () => submit(null),
+    // A post has no title: the copy's text is marked as sync marks its copies ("… — laptop, 27 Nov 19:20")
+    // only when it says the same as the other version's, the one thing that would not tell them apart.
+    async keepBoth(theirs) {
+      const same = text.value.trim() === (theirs.text ?? '').trim();
+      return submit(null, same ? markedCopy(text.value, await copyLabel(rpc), TEXT_LIMIT) : undefined);
+    },
   });
+  const merged = mergedNotice('post');
   const form = h('form', { class: 'moment-form', novalidate: true },
     h('div', { class: 'sheet-bar' }, cancel, h('h2', {}, title), save),
-    conflict.element, text, photoList, error);
+    conflict.element, text, merged.element, photoList, error);
   function settled() {
     conflict.hide();
     save.hidden = false;
   }
-  async function conflicted() {
-    let theirs = null;
-    try {
-      theirs = await rpc.call('diary.get', { id: base.id });
-    } catch (failure) {
-      if (failure.reason !== 'notFound') throw failure;
-    }
+  function showConflict(theirs) {
+    merged.hide();
     conflict.show(theirs);
     save.hidden = true;
+  }
+  /** The post as it is now elsewhere (`null`: deleted there; `undefined`: it could not be read). */
+  function current() {
+    return rpc.call('diary.get', { id: base.id }).catch((failure) => (failure.reason === 'notFound' ? null : undefined));
+  }
+  /**
+   * `theirs`, the post as it is now elsewhere (`null`: deleted there), meets what was typed: merged into it
+   * when the text merges clean and the photos were changed on one side only (what came from there marked
+   * below), else the choice between the two.
+   */
+  function arrived(theirs) {
+    const done = merging.then(() => (theirs ? mergeIn(theirs) : showConflict(null)));
+    merging = done.catch(() => {});
+    return done;
+  }
+  async function mergeIn(theirs) {
+    if (conflict.open || theirs.revision <= base.revision) return; // a choice waits, or merged in already
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const ours = text.value;
+      const pictures = mergeValue(photoKey(base.images.map((image) => ({ image }))), photoKey(photos),
+        photoKey(theirs.images.map((image) => ({ image }))), (a, b) => a === b);
+      const texts = pictures && await mergeFields(rpc, { text: { base: base.text ?? '', ours, theirs: theirs.text ?? '' } });
+      if (!form.isConnected) return;
+      if (!texts) {
+        showConflict(theirs);
+        return;
+      }
+      if (text.value !== ours) continue; // typed meanwhile: again
+      putMerged(text, texts.text.text, texts.text.segments);
+      if (pictures.theirs) {
+        forget(photos);
+        photos = theirs.images.map((image) => ({ image }));
+        renderPhotos();
+      }
+      base = theirs; // what the merged text is saved over: the next Save meets no conflict
+      settled();
+      merged.show([h('div', { class: 'conflict-version' },
+        h('p', { class: 'conflict-text merged-text' }, ...markedText(texts.text.segments)),
+        pictures.theirs && theirs.images.length
+          ? h('span', { class: 'moment-thumbs conflict-photos merged-photos', role: 'group', 'aria-label': t('merged.photos') },
+            theirs.images.slice(0, 4).map((image) => storedImage(image, { class: 'moment-thumb' })))
+          : null)], text);
+      return;
+    }
+    showConflict(theirs); // the person kept typing through every merge: the choice, with nothing lost
   }
 
   /** Lets the browser free the picked files' previews (each holds its file until revoked). */
@@ -111,31 +163,34 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     });
   });
 
-  /** Sends the picked photos not sent yet, then the post: over `target` ({id, ifRevision}), or as a new one. */
-  async function send(target) {
+  /**
+   * Sends the picked photos not sent yet, then the post (`words`, else what was typed): over `target` ({id,
+   * ifRevision}), or as a new one.
+   */
+  async function send(target, words = text.value) {
     for (const photo of photos) {
       if (photo.image || photo.uploadId) continue;
       photo.uploadId = (await uploadImage(rpc, photo.file, (fraction) => { photo.bar.value = fraction; })).uploadId;
     }
     const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { uploadId: photo.uploadId }));
     return target
-      ? rpc.call('diary.update', { ...target, text: text.value, images })
-      : rpc.call('diary.create', { text: text.value, images });
+      ? rpc.call('diary.update', { ...target, text: words, images })
+      : rpc.call('diary.create', { text: words, images });
   }
 
-  /** Saves what was typed: over `target` ({id, ifRevision}), or as a new post. */
-  async function submit(target) {
+  /** Saves what was typed (or `words`): over `target` ({id, ifRevision}), or as a new post. */
+  async function submit(target, words = undefined) {
     if (busy) return;
     busy = true;
     save.disabled = true;
     form.setAttribute('aria-busy', 'true');
     try {
       await reading;
-      const saved = await send(target).catch((failure) => {
+      const saved = await send(target, words).catch((failure) => {
         if (failure.data?.kind !== 'upload') throw failure;
         // The satchel was started again since the photos were sent: what it held of them is gone. Once more.
         for (const photo of photos) delete photo.uploadId;
-        return send(target);
+        return send(target, words);
       });
       dialog.close('saved');
       done(saved, Boolean(target));
@@ -145,7 +200,12 @@ export function editPost(existing, { rpc, saved: done, opened }) {
       }
       if (target && failure.data?.kind !== 'upload' && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
         showError(error, null);
-        await conflicted().catch((problem) => showError(error, problem));
+        const theirs = await current();
+        busy = false;
+        // Saved over what it started from: merged in if it can be (the person saves again, having seen it).
+        if (theirs === undefined) showError(error, failure);
+        else if (target.ifRevision === base.revision) await arrived(theirs);
+        else showConflict(theirs);
       } else {
         showError(error, failure);
         text.focus();
@@ -157,9 +217,11 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     }
   }
 
-  form.addEventListener('submit', (event) => {
+  form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (conflict.open) return; // a choice is waiting
+    await merging; // a change from elsewhere is being merged in: saved over it
+    if (conflict.open) return;
     submit(base ? { id: base.id, ifRevision: base.revision } : null);
   });
 
@@ -172,10 +234,9 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     id: existing?.id,
     async notice() {
       if (!base || busy || conflict.open) return;
-      const now = await rpc.call('diary.get', { id: base.id }).catch((failure) => (failure.reason === 'notFound' ? null : undefined));
-      if (now === undefined || busy || (now && now.revision <= base.revision)) return;
-      conflict.show(now);
-      save.hidden = true;
+      const now = await current();
+      if (now === undefined || busy || conflict.open || (now && now.revision <= base.revision)) return;
+      await arrived(now);
     },
   };
   opened(mine);

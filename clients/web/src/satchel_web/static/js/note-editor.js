@@ -1,8 +1,11 @@
 // @ts-check
 // A note's editor: title, content, deadline and exact colour; when the note changes elsewhere while it is
-// open, the other version beside what was typed (conflict.js).
+// open, the other version merged into what was typed, or, when both changed the same words, beside it
+// (conflict.js).
 import { colourPicker, DEFAULT_COLOUR } from './colour.js';
-import { conflictPanel, versionText } from './conflict.js';
+import {
+  conflictPanel, copyLabel, markedCopy, markedText, mergedNotice, mergeFields, mergeValue, putMerged, versionText,
+} from './conflict.js';
 import { language, t } from './i18n.js';
 import { confirmDialog, errorLine, h, openDialog, showError } from './ui.js';
 
@@ -17,15 +20,22 @@ export function formatDeadline(iso) {
   return new Date(iso).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** A note's title holds at most this many characters (the server's rule). */
+const TITLE_LIMIT = 500;
+
+const sameColour = (a, b) => ['hue', 'saturation', 'brightness'].every((part) => a[part] === b[part]);
+
 /**
  * The editor of `note` (`null`: a new one), in a dialog; resolves when it closes.
  * @param {any} note
- * @param {{rpc: import('./rpc.js').Rpc, indexOf: (id: string) => number, saved: () => unknown,
- *   freeLimit: (error: any) => void, opened: (editor: {id?: string, notice: () => Promise<void>}) => void}} context
+ * @param {{rpc: import('./rpc.js').Rpc, indexOf: (id: string) => number, titled: (title: string) => boolean,
+ *   saved: () => unknown, freeLimit: (error: any) => void,
+ *   opened: (editor: {id?: string, notice: () => Promise<void>}) => void}} context
  */
-export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened }) {
+export async function editNote(note, { rpc, indexOf, titled, saved, freeLimit, opened }) {
   let base = note; // the version the person started from: their Save is checked against it
   let saving = false;
+  let merging = Promise.resolve(); // a change from elsewhere being merged in: a Save waits for it
   const error = errorLine();
   const title = h('input', { type: 'text', name: 'title', value: note?.title ?? '', 'aria-label': t('title'), placeholder: t('title') });
   const content = h('textarea', { name: 'content', rows: 3, 'aria-label': t('content'), placeholder: t('content') });
@@ -70,11 +80,18 @@ export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened })
       show(theirs);
       settled();
     },
+    // The copy is told from the other by its title, as sync's copies are: "Plan — laptop, 27 Nov 19:20".
     async keepBoth(theirs) {
       const at = indexOf(theirs.id);
-      await save(null, at >= 0 ? at + 1 : undefined);
+      const label = await copyLabel(rpc);
+      let copyTitle = markedCopy(title.value, label, TITLE_LIMIT);
+      for (let n = 2; titled(copyTitle) || copyTitle === theirs.title; n += 1) {
+        copyTitle = markedCopy(title.value, `${label} (${n})`, TITLE_LIMIT);
+      }
+      await save(null, at >= 0 ? at + 1 : undefined, { title: copyTitle });
     },
   });
+  const merged = mergedNotice('note');
   const saveButton = h('button', { type: 'submit', class: 'primary', value: 'save' }, t('save'));
   const cancel = async () => {
     if (typed() && !(await confirmDialog(t('conflict.discard'), t('conflict.discardYes'), t('conflict.keepEditing')))) return;
@@ -84,6 +101,7 @@ export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened })
     h('h3', {}, note ? t('editNote') : t('newNote')),
     conflict.element,
     title, content,
+    merged.element,
     h('div', { class: 'field deadline' }, h('span', {}, t('deadline')), deadline, clear),
     picker.element,
     error,
@@ -96,8 +114,55 @@ export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened })
     saveButton.hidden = false;
   }
   function conflicted(theirs) {
+    merged.hide();
     conflict.show(theirs);
     saveButton.hidden = true;
+  }
+  /**
+   * `theirs`, the note as it is now elsewhere (`null`: deleted there), meets what was typed: merged into it
+   * when every field merges clean (what came from there marked below), else the choice between the two.
+   */
+  function arrived(theirs) {
+    const done = merging.then(() => (theirs ? mergeIn(theirs) : conflicted(null)));
+    merging = done.catch(() => {});
+    return done;
+  }
+  async function mergeIn(theirs) {
+    if (conflict.open || theirs.revision <= base.revision) return; // a choice waits, or merged in already
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const ours = fields();
+      const deadlines = mergeValue(localInputValue(base.deadline), localInputValue(ours.deadline),
+        localInputValue(theirs.deadline), (a, b) => a === b);
+      const colour = mergeValue(base.color, ours.color, theirs.color, sameColour);
+      const texts = deadlines && colour && await mergeFields(rpc, {
+        title: { base: base.title, ours: ours.title, theirs: theirs.title },
+        content: { base: base.content, ours: ours.content, theirs: theirs.content },
+      });
+      if (!form.isConnected) return;
+      if (!texts) {
+        conflicted(theirs);
+        return;
+      }
+      if (title.value !== ours.title || content.value !== ours.content) continue; // typed meanwhile: again
+      putMerged(title, texts.title.text, texts.title.segments);
+      putMerged(content, texts.content.text, texts.content.segments);
+      if (deadlines.theirs) deadline.value = localInputValue(theirs.deadline);
+      if (colour.theirs) picker.set(theirs.color);
+      grow();
+      base = theirs; // what the merged text is saved over: the next Save meets no conflict
+      settled();
+      merged.show([h('div', { class: 'conflict-version' },
+        // The title only when something in it came from there; the text always.
+        texts.title.segments.some((segment) => segment.from === 'theirs')
+          ? h('strong', { class: 'conflict-title merged-title' }, ...markedText(texts.title.segments))
+          : null,
+        h('p', { class: 'conflict-text merged-text' }, ...markedText(texts.content.segments)),
+        deadlines.theirs && theirs.deadline
+          ? h('p', { class: 'muted small' }, h('mark', { class: 'merged-theirs' }, t('due', { date: formatDeadline(theirs.deadline) })))
+          : null)], content);
+      return;
+    }
+    conflicted(theirs); // the person kept typing through every merge: the choice, with nothing lost
   }
   /** The note as it is now elsewhere (`null`: deleted there). */
   async function current() {
@@ -108,18 +173,25 @@ export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened })
       throw failure;
     }
   }
-  /** Saves what was typed: over `target` ({id, ifRevision}), or as a new note (at `atIndex`). */
-  async function save(target, atIndex) {
+  /**
+   * Saves what was typed (with `changes` over it): over `target` ({id, ifRevision}), or as a new note (at
+   * `atIndex`).
+   */
+  async function save(target, atIndex, changes = {}) {
     saving = true;
     try {
-      if (target) await rpc.call('notes.update', { ...target, ...fields() });
-      else await rpc.call('notes.create', { ...fields(), ...(atIndex === undefined ? {} : { atIndex }) });
+      if (target) await rpc.call('notes.update', { ...target, ...fields(), ...changes });
+      else await rpc.call('notes.create', { ...fields(), ...changes, ...(atIndex === undefined ? {} : { atIndex }) });
       close('saved');
       saved();
     } catch (failure) {
       if (failure.reason === 'revisionConflict' || (failure.reason === 'notFound' && target)) {
         showError(error, null);
-        conflicted(await current());
+        const theirs = await current();
+        saving = false;
+        // Saved over what it started from: merged in if it can be (the person saves again, having seen it).
+        if (target && base && target.ifRevision === base.revision) await arrived(theirs);
+        else conflicted(theirs);
       } else {
         if (failure.reason === 'freeLimitReached') freeLimit(failure);
         showError(error, failure);
@@ -128,9 +200,11 @@ export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened })
       saving = false;
     }
   }
-  form.addEventListener('submit', (event) => {
+  form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (conflict.open) return; // a choice is waiting
+    await merging; // a change from elsewhere is being merged in: saved over it
+    if (conflict.open) return;
     save(base ? { id: base.id, ifRevision: base.revision } : null);
   });
   async function remove() {
@@ -152,10 +226,10 @@ export async function editNote(note, { rpc, indexOf, saved, freeLimit, opened })
     async notice() {
       if (!base || saving || conflict.open) return;
       const now = await current().catch(() => undefined);
-      if (now === undefined || saving || (now && now.revision <= base.revision)) return;
-      conflicted(now);
+      if (now === undefined || saving || conflict.open || (now && now.revision <= base.revision)) return;
+      await arrived(now);
     },
-    translate: () => conflict.translate(),
+    translate: () => { conflict.translate(); merged.translate(); },
   };
   opened(mine);
   grow();

@@ -156,6 +156,7 @@ export function mount(section, { rpc }) {
     openEditor(note, {
       rpc,
       indexOf: (id) => lists.text.items.findIndex((each) => each.id === id),
+      titled: (title) => lists.text.items.some((each) => each.title === title),
       saved: refresh,
       freeLimit,
       opened: (editor) => { editing = mine = editor; },
