@@ -148,6 +148,18 @@ import Testing
         }
     }
 
+    @Test func aDeviceIsNamedWithoutTheSpacesAtItsEndsAndNeverBlank() throws {
+        let store = try DomainTestSupport.openStore()
+        #expect(try !store.sync.deviceName().isEmpty, "the host's name until one is set")
+        try store.sync.setDeviceName("  Anna's laptop \n")
+        #expect(try store.sync.deviceName() == "Anna's laptop")
+        #expect(throws: DomainError.validation(reason: .emptyName, field: "name")) { try store.sync.setDeviceName(" \u{3000} ") }
+        #expect(throws: DomainError.validation(reason: .nameTooLong, field: "name", limit: 64)) {
+            try store.sync.setDeviceName(String(repeating: "名", count: 65))
+        }
+        #expect(try store.sync.deviceName() == "Anna's laptop")
+    }
+
     @Test func aBaseThatDoesNotFitItsTextIsNoBaseAndTheClashKeepsACopy() throws {
         let log = Log()
         let devices = try Self.devices(["laptop", "desktop"])

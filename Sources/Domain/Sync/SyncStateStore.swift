@@ -79,8 +79,11 @@ public final class SyncStateStore: Store {
         return name
     }
 
-    /// Names this device (1 to 64 characters, not all blank): its rows from now on say so.
+    /// Names this device (1 to 64 characters, spaces at its ends left out): its rows from now on say so.
     public func setDeviceName(_ name: String) throws(DomainError) {
+        var trimmed = Substring(name).drop { $0.isWhitespace }
+        while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
+        let name = String(trimmed)
         if TextRules.isBlank(name) { throw .validation(reason: .emptyName, field: "name") }
         try TextRules.check(name, field: "name", characters: Self.maximumDeviceNameLength, reason: .nameTooLong)
         try storage { try group.transaction { try upsert.run([.text("deviceName"), .text(name)]) } }
