@@ -267,7 +267,7 @@ def test_every_tool_says_what_it_does_to_data():
             assert field(tool, "output_schema")["type"] == "object", name
             assert hints(tool)["open_world_hint"] == (name in ("messages_loadMore", "sync_now")), name
             reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "server_describeError",
-                                                                 "changes_since", "sync_status")
+                                                                 "changes_since", "sync_status", "text_merge")
             assert hints(tool)["read_only_hint"] == reads, name
             if reads:
                 assert not hints(tool)["destructive_hint"] and hints(tool)["idempotent_hint"], name
