@@ -24,6 +24,9 @@ let package = Package(
         // libpq's declarations only (Debian's libpq-dev): loaded when satchel first talks to PostgreSQL
         // (see Sync/LibPQ.swift).
         .systemLibrary(name: "CLibPQ"),
+        // libsodium's declarations only (Debian's libsodium-dev): loaded when sync first seals or opens an
+        // encrypted account's rows (see Sync/LibSodium.swift).
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
         .target(name: "Protocol"),
         // Decoding, scaling and encoding photos: the only target that links the image libraries, into a
         // release build on Linux from Debian's archives (as SQLite, below), shared elsewhere.
@@ -52,8 +55,8 @@ let package = Package(
                 .linkedLibrary("sqlite3", .when(platforms: [.linux], configuration: .debug)),
                 .unsafeFlags(["-Xlinker", "-l:libsqlite3.a"], .when(platforms: [.linux], configuration: .release)),
             ]),
-        // Sync with PostgreSQL: the only target that uses libpq.
-        .target(name: "Sync", dependencies: ["Domain", "CLibPQ"]),
+        // Sync with PostgreSQL: the only target that uses libpq and libsodium.
+        .target(name: "Sync", dependencies: ["Domain", "CLibPQ", "CSodium"]),
         // A release satchel carries the Swift runtime and Foundation Essentials in itself: binding their
         // symbols at every start cost more than all the rest of starting (BENCHMARKS.md, start-up). As a
         // linker flag, -static-stdlib leaves out the two C libraries Foundation Essentials' archive needs

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Satchel starts with only what answering needs: the libraries behind time zones (ICU), HTTP feeds
-/// (libcurl and its TLS), sync (libpq) and HEIC photos (libheif) are loaded when first used, not at start.
+/// (libcurl and its TLS), sync (libpq, libsodium) and HEIC photos (libheif) are loaded when first used, not at start.
 @Suite struct LoadedLibrariesTests {
     /// The file names of the shared libraries mapped into a process.
     static func libraries(of pid: pid_t) throws -> Set<String> {
@@ -28,7 +28,7 @@ import Darwin
     }
 
     static let loadedOnDemand = [
-        "libpq.", "libcurl.", "libheif.", "libssl.", "libgnutls.", "libkrb5.", "libldap", "libicu", "lib_FoundationICU.",
+        "libpq.", "libsodium.", "libcurl.", "libheif.", "libssl.", "libgnutls.", "libkrb5.", "libldap", "libicu", "lib_FoundationICU.",
         "libFoundation.", "libFoundationInternationalization.", "libFoundationNetworking.",
     ]
 

@@ -1,0 +1,112 @@
+import CSodium
+
+/// The cryptography of end-to-end encrypted sync, all of it libsodium's: an account's key (256 random bits)
+/// is wrapped with a key derived from the person's passphrase (Argon2id, ``passes`` passes over
+/// ``memoryBytes``); a private row's body and a photo's bytes are each sealed with XChaCha20-Poly1305 under
+/// a random nonce, the row's identity bound as associated data; a photo is named in PostgreSQL by a keyed
+/// BLAKE2b hash of its SHA-256, so the server cannot tell a known photo by its hash.
+enum SyncCrypto {
+    static let keyBytes = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    static let saltBytes = Int(crypto_pwhash_SALTBYTES)
+    static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    /// Argon2id's cost: 3 passes over 64 MiB (libsodium's interactive limits are 2 passes over 64 MiB),
+    /// paid once per unlock and once per passphrase set.
+    static let passes: UInt64 = 3
+    static let memoryBytes = 64 << 20
+
+    /// Whether libsodium is on this machine (Debian's libsodium23): sealing, opening and deriving need it.
+    static var isAvailable: Bool { LibSodium.loaded != nil }
+
+    private static var sodium: LibSodium {
+        guard let loaded = LibSodium.loaded else { preconditionFailure("libsodium is not installed: check isAvailable first") }
+        return loaded
+    }
+
+    /// `count` random bytes.
+    static func random(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        sodium.randomBytes(&bytes, count)
+        return bytes
+    }
+
+    /// The key a passphrase wraps with: Argon2id over `salt`. `nil` when libsodium cannot have the memory.
+    static func derive(passphrase: String, salt: [UInt8], passes: UInt64, memory: Int) -> [UInt8]? {
+        guard salt.count == saltBytes else { return nil }
+        var key = [UInt8](repeating: 0, count: keyBytes)
+        let words = Array(passphrase.utf8)
+        let done = words.withUnsafeBufferPointer { passphrase in
+            passphrase.withMemoryRebound(to: CChar.self) { chars in
+                sodium.passwordHash(
+                    &key, UInt64(keyBytes), chars.baseAddress, UInt64(chars.count), salt, passes, memory,
+                    crypto_pwhash_ALG_ARGON2ID13)
+            }
+        }
+        return done == 0 ? key : nil
+    }
+
+    /// `plaintext` sealed under `key` with `associated` bound to it: a fresh nonce, then the ciphertext.
+    static func seal(_ plaintext: [UInt8], key: [UInt8], associated: [UInt8]) -> [UInt8] {
+        precondition(key.count == keyBytes, "a key is 32 bytes")
+        let nonce = random(nonceBytes)
+        var sealed = [UInt8](repeating: 0, count: plaintext.count + tagBytes)
+        var length: UInt64 = 0
+        _ = sodium.encrypt(
+            &sealed, &length, plaintext, UInt64(plaintext.count), associated, UInt64(associated.count), nil, nonce, key)
+        return nonce + sealed.prefix(Int(length))
+    }
+
+    /// What `sealed` holds, if it was sealed under `key` with `associated`: `nil` for anything else (a byte
+    /// changed, another entity's ciphertext, another key).
+    static func open(_ sealed: [UInt8], key: [UInt8], associated: [UInt8]) -> [UInt8]? {
+        precondition(key.count == keyBytes, "a key is 32 bytes")
+        guard sealed.count >= nonceBytes + tagBytes else { return nil }
+        let nonce = Array(sealed.prefix(nonceBytes))
+        let ciphertext = Array(sealed.dropFirst(nonceBytes))
+        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
+        var length: UInt64 = 0
+        let result = sodium.decrypt(
+            &plaintext, &length, nil, ciphertext, UInt64(ciphertext.count), associated, UInt64(associated.count), nonce,
+            key)
+        return result == 0 ? Array(plaintext.prefix(Int(length))) : nil
+    }
+
+    /// A subkey of `key` for one purpose (libsodium's key derivation: `number` in the context "satchel").
+    static func subkey(_ key: [UInt8], number: UInt64) -> [UInt8] {
+        precondition(key.count == keyBytes, "a key is 32 bytes")
+        var subkey = [UInt8](repeating: 0, count: keyBytes)
+        let context = Array("satchel\0".utf8).map { CChar(bitPattern: $0) }
+        _ = sodium.deriveSubkey(&subkey, keyBytes, number, context, key)
+        return subkey
+    }
+
+    /// A keyed BLAKE2b-256 hash of `text`, in hex: a photo's name in PostgreSQL, by its SHA-256.
+    static func keyedName(_ text: String, key: [UInt8]) -> String {
+        precondition(key.count == keyBytes, "a key is 32 bytes")
+        var hash = [UInt8](repeating: 0, count: 32)
+        let bytes = Array(text.utf8)
+        _ = sodium.genericHash(&hash, 32, bytes, UInt64(bytes.count), key, keyBytes)
+        return hash.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    /// `bytes` padded to the size bucket its length falls in (a multiple of 256 bytes up to 4 KiB, then a
+    /// power of two), so a sealed size says only the bucket.
+    static func padded(_ bytes: [UInt8]) -> [UInt8] {
+        var bucket = 256
+        while bucket <= bytes.count { bucket = bucket < 4096 ? bucket + 256 : bucket * 2 }
+        var buffer = bytes + [UInt8](repeating: 0, count: bucket - bytes.count)
+        var length = 0
+        _ = sodium.pad(&length, &buffer, bytes.count, bucket, buffer.count)
+        return Array(buffer.prefix(length))
+    }
+
+    /// `padded` without its padding: `nil` when it is not padded so.
+    static func unpadded(_ padded: [UInt8]) -> [UInt8]? {
+        guard !padded.isEmpty else { return nil }
+        var length = 0
+        var bucket = 256
+        while bucket < padded.count { bucket = bucket < 4096 ? bucket + 256 : bucket * 2 }
+        guard bucket == padded.count, sodium.unpad(&length, padded, padded.count, bucket) == 0 else { return nil }
+        return Array(padded.prefix(length))
+    }
+}
