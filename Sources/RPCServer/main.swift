@@ -74,6 +74,11 @@ case .serve(let configuration):
         do {
             let service = try SyncService(url: url, device: try store.sync.deviceID())
             store.sync.account = service.account
+            // The key of the account's encrypted apps, once unlocked here; the environment's passphrase
+            // (scripts and harnesses) unlocks them when the link first connects.
+            service.prepareSealing(
+                key: try store.sync.sealingKey(),
+                passphrase: ProcessInfo.processInfo.environment["SATCHEL_SYNC_PASSPHRASE"])
             service.start()
             sync = service
         } catch {

@@ -90,10 +90,9 @@ enum SyncCrypto {
     }
 
     /// `bytes` padded to the size bucket its length falls in (a multiple of 256 bytes up to 4 KiB, then a
-    /// power of two), so a sealed size says only the bucket.
-    static func padded(_ bytes: [UInt8]) -> [UInt8] {
-        var bucket = 256
-        while bucket <= bytes.count { bucket = bucket < 4096 ? bucket + 256 : bucket * 2 }
+    /// power of two; or a multiple of `block`), so a sealed size says only the bucket.
+    static func padded(_ bytes: [UInt8], block: Int? = nil) -> [UInt8] {
+        let bucket = bucket(above: bytes.count, block: block)
         var buffer = bytes + [UInt8](repeating: 0, count: bucket - bytes.count)
         var length = 0
         _ = sodium.pad(&length, &buffer, bytes.count, bucket, buffer.count)
@@ -101,12 +100,18 @@ enum SyncCrypto {
     }
 
     /// `padded` without its padding: `nil` when it is not padded so.
-    static func unpadded(_ padded: [UInt8]) -> [UInt8]? {
-        guard !padded.isEmpty else { return nil }
+    static func unpadded(_ padded: [UInt8], block: Int? = nil) -> [UInt8]? {
+        guard !padded.isEmpty, bucket(above: padded.count - 1, block: block) == padded.count else { return nil }
         var length = 0
-        var bucket = 256
-        while bucket < padded.count { bucket = bucket < 4096 ? bucket + 256 : bucket * 2 }
-        guard bucket == padded.count, sodium.unpad(&length, padded, padded.count, bucket) == 0 else { return nil }
+        guard sodium.unpad(&length, padded, padded.count, padded.count) == 0 else { return nil }
         return Array(padded.prefix(length))
+    }
+
+    /// The smallest bucket more than `count` bytes long.
+    private static func bucket(above count: Int, block: Int?) -> Int {
+        if let block { return (count / block + 1) * block }
+        var bucket = 256
+        while bucket <= count { bucket = bucket < 4096 ? bucket + 256 : bucket * 2 }
+        return bucket
     }
 }

@@ -10,7 +10,7 @@
 /// account: a device refuses to sync as one (``SyncService``).
 public enum SyncSchema {
     /// The version this satchel reads and writes.
-    public static let version = 3
+    public static let version = 4
 
     /// Domains every account of the database shares.
     public static let sharedDomains = ["messages", "board", "votes"]
@@ -110,6 +110,7 @@ public enum SyncSchema {
             """,
         ],
         v3,
+        v4,
     ]
 
     /// What `satchel sync-setup` did.

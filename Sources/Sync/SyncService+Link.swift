@@ -36,12 +36,15 @@ extension SyncService {
             }
             try checkRole(connection)
             try connection.execute("SELECT satchel.register($1::uuid)", [device])
+            try refreshSealing(connection)
             try connection.execute("LISTEN satchel_changes")
             update {
                 $0.connected = true
                 $0.schema = .ok
-                $0.lastError = nil
-                $0.problem = nil
+                if $0.problem != .wrongPassphrase && $0.problem != .encryptionUnavailable {
+                    $0.lastError = nil
+                    $0.problem = nil
+                }
                 $0.lastSuccess = Self.now()
             }
             return connection

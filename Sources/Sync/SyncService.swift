@@ -2,6 +2,12 @@ import Dispatch
 import Domain
 import Synchronization
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +30,10 @@ public final class SyncService: Sendable {
     public enum Problem: String, Sendable, CaseIterable {
         case authenticationFailed, databaseMissing, tlsRequired, unsafeRole, schemaMissing, schemaOlder
         case schemaNewer, wrongRole, quotaExceeded
+        /// The passphrase given does not unlock the account's encrypted apps.
+        case wrongPassphrase
+        /// The account is encrypted and libsodium is not on this machine.
+        case encryptionUnavailable
     }
 
     public struct Status: Sendable, Equatable {
@@ -53,6 +63,8 @@ public final class SyncService: Sendable {
     public let device: String
     let conninfo: String
     private let state = Mutex(Status())
+    /// Where this device stands with its account's encryption (SyncService+Sealing.swift).
+    let sealing = Mutex(Sealing())
     let stopping = Atomic<Bool>(false)
     /// Read end: readable when a round may find something. Write end: the link's thread.
     public let wakeDescriptor: Int32
@@ -106,6 +118,9 @@ public final class SyncService: Sendable {
         while read(wakeDescriptor, &bytes, bytes.count) > 0 {}
     }
 
+    /// Asks the loop for a round (the link does when another device pushed; `sync.unlock` once unlocked).
+    public func wakeSoon() { wake() }
+
     func wake() {
         var byte: UInt8 = 1
         _ = write(wakeWriter, &byte, 1)
@@ -126,6 +141,9 @@ public final class SyncService: Sendable {
         public var refused: Refusal?
         /// Rows of the log still to pull after the cursor sent (when asked for: a pull's progress).
         public var remaining: Int64?
+        /// Nothing was pushed or pulled, and the round should go again as it is (the account turned
+        /// encryption on meanwhile: what to push is read again).
+        public var again = false
     }
 
     /// A row of a push that PostgreSQL's rules refuse (the whole push was refused with it).
@@ -154,6 +172,23 @@ public final class SyncService: Sendable {
         }
         do {
             return try withRoundConnection { connection throws(PGError) in
+                if encryption == .unknown { try refreshSealing(connection) }
+                // Unlocked, what goes is sealed and what comes is opened; locked, nothing private goes (the
+                // loop held it back) and only other accounts' shared rows come.
+                let sealer = self.sealer
+                let locked = encryption == .locked
+                var rows = rows
+                var uploads = uploads
+                var fetch = fetch
+                var names: [String: String] = [:]  // a photo's name in PostgreSQL: its SHA-256
+                if let sealer {
+                    for sha256 in uploads.map(\.sha256) + fetch + rows.flatMap(\.images) { names[sealer.name(sha256)] = sha256 }
+                    rows = rows.map { sealer.seal($0, device: device) }
+                    uploads = uploads.map { (sealer.name($0.sha256), sealer.seal(image: $0.bytes, sha256: $0.sha256)) }
+                    fetch = fetch.map(sealer.name)
+                } else if locked {
+                    rows = rows.filter { !SyncSealer.privateDomains.contains($0.domain) }
+                }
                 var refusedImages: Set<String> = []
                 for upload in uploads {
                     do throws(PGError) {
@@ -169,8 +204,14 @@ public final class SyncService: Sendable {
                     for values in try connection.executeBinary(
                         "SELECT sha256, data FROM satchel.get_images($1::text[])", [.text(Self.array(fetch))])
                     {
-                        guard let name = values[0], let bytes = values[1] else { continue }
-                        fetched.append((String(decoding: name, as: UTF8.self), bytes))
+                        guard let name = values[0], var bytes = values[1] else { continue }
+                        var sha256 = String(decoding: name, as: UTF8.self)
+                        if let sealer {
+                            // A photo that does not open is left out: the row that shows it is skipped.
+                            guard let plain = names[sha256], let opened = sealer.open(image: bytes, sha256: plain) else { continue }
+                            (sha256, bytes) = (plain, opened)
+                        }
+                        fetched.append((sha256, bytes))
                     }
                 }
                 let shown = Set(rows.flatMap(\.images))
@@ -179,7 +220,7 @@ public final class SyncService: Sendable {
                         "SELECT satchel.images_present($1::text[])", [Self.array(Array(shown))])
                     let absent = shown.subtracting(present.compactMap { $0[0] }).subtracting(refusedImages)
                     if !absent.isEmpty {
-                        return Pulled(rows: [], more: false, fetched: fetched, needUpload: absent.sorted())
+                        return Pulled(rows: [], more: false, fetched: fetched, needUpload: absent.map { names[$0] ?? $0 }.sorted())
                     }
                 }
                 if !rows.isEmpty {
@@ -189,18 +230,33 @@ public final class SyncService: Sendable {
                     } catch {
                         guard error.sqlState == SyncSchema.refused else { throw error }
                         let words = error.primary ?? error.message
+                        if words.hasSuffix(SyncSchema.encryptedRefusal) {
+                            // Another device turned encryption on meanwhile: nothing is refused; the round
+                            // goes again, knowing.
+                            try refreshSealing(connection)
+                            var pulled = Pulled(rows: [], more: true, fetched: fetched)
+                            pulled.again = true
+                            return pulled
+                        }
                         let index = Self.refusedRow(words) ?? 0
                         return Pulled(
                             rows: [], more: false, fetched: fetched, refused: Refusal(index: index, reason: words))
                     }
                 }
+                // Locked: the account's own rows wait (its cursor stays; PostgreSQL is not told of a pull).
                 let found = try connection.execute(
-                    """
-                    SELECT seq, device::text, device_seq, domain, entity, op, body, base,
-                           array_to_string(fields, ','), account, bytes
-                    FROM satchel.pull_as($1::uuid, $2::jsonb, $3, $4)
-                    """,
-                    [device, cursor, String(limit), String(Self.pullBytes)])
+                    locked
+                        ? """
+                        SELECT seq, device::text, device_seq, domain, entity, op, body, base,
+                               array_to_string(fields, ','), account, bytes
+                        FROM satchel.pull($2::jsonb, $3, $4) WHERE $1::uuid IS NOT NULL
+                        """
+                        : """
+                        SELECT seq, device::text, device_seq, domain, entity, op, body, base,
+                               array_to_string(fields, ','), account, bytes
+                        FROM satchel.pull_as($1::uuid, $2::jsonb, $3, $4)
+                        """,
+                    [device, locked ? Self.passing(account, cursor) : cursor, String(limit), String(Self.pullBytes)])
                 var pulled: [PulledRow] = []
                 var bytes = 0
                 for values in found {
@@ -222,6 +278,7 @@ public final class SyncService: Sendable {
                         .first?[0].flatMap { Int64($0) }
                 }
                 update { $0.lastSuccess = Self.now(); $0.lastError = nil; $0.problem = nil; $0.connected = true }
+                if let sealer { pulled = pulled.map(sealer.open) }
                 return Pulled(rows: pulled, more: more, fetched: fetched, remaining: remaining)
             }
         } catch {
@@ -236,6 +293,13 @@ public final class SyncService: Sendable {
             if problem != nil { throw .upstreamUnavailable(reason: .syncRefused, detail: error.message) }
             throw .upstreamUnavailable(reason: .syncUnreachable, detail: error.message)
         }
+    }
+
+    /// `cursor` with `account`'s own rows passed over (a locked device pulls only the others' shared rows).
+    static func passing(_ account: String, _ cursor: String) -> String {
+        var positions = (try? JSONDecoder().decode([String: Int64].self, from: Data(cursor.utf8))) ?? [:]
+        positions[account] = Int64.max
+        return String(decoding: (try? JSONEncoder().encode(positions)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// The row a refusal names ("row 3: …").
@@ -301,7 +365,7 @@ public final class SyncService: Sendable {
     }
 
     /// Runs `body` with the rounds' connection, made now if there is none; a connection that fails is let go.
-    private func withRoundConnection<T>(_ body: (PGConnection) throws(PGError) -> T) throws(PGError) -> T {
+    func withRoundConnection<T>(_ body: (PGConnection) throws(PGError) -> T) throws(PGError) -> T {
         let box = try roundConnection.withLock { held throws(PGError) -> PGConnectionBox in
             if let held { return held }
             let connection = try PGConnection(conninfo)

@@ -127,7 +127,7 @@ import Testing
         // Changed here: the log's version is kept as the note was, and the push says what changed since.
         _ = try store.notes.update(id: "note_a", NoteChanges(content: "Written here"))
         #expect(try shadows() == 1)
-        let (rows, _) = try store.sync.pushBatch(limit: 10)
+        let (rows, _, _) = try store.sync.pushBatch(limit: 10)
         #expect(rows.map(\.entity) == ["note_a"] && rows.first?.fields == ["content"], "\(rows)")
         #expect(rows.first?.base == 1)
         // A second change keeps the first shadow: the log's version is still the one before both.

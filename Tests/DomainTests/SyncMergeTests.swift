@@ -20,7 +20,7 @@ import Testing
 
         func push(_ device: DataStore) throws {
             let id = try device.sync.deviceID()
-            let (pushed, through) = try device.sync.pushBatch(limit: 1000)
+            let (pushed, through, _) = try device.sync.pushBatch(limit: 1000)
             for row in pushed where !rows.contains(where: { $0.device == id && $0.deviceSeq == row.deviceSeq }) {
                 rows.append(
                     PulledRow(

@@ -32,7 +32,7 @@ import Testing
         // and describes its structured content.
         for tool in tools {
             let name = tool["name"]?.stringValue ?? ""
-            #expect(tool["annotations"]?["openWorldHint"] == .bool(["messages_loadMore", "sync_now"].contains(name)), "\(name)")
+            #expect(tool["annotations"]?["openWorldHint"] == .bool(["messages_loadMore", "sync_now", "sync_unlock", "sync_changePassphrase"].contains(name)), "\(name)")
             for hint in ["readOnlyHint", "destructiveHint", "idempotentHint"] {
                 #expect(tool["annotations"]?[hint]?.boolValue != nil, "\(name) \(hint)")
             }

@@ -56,7 +56,7 @@ import Testing
         // go through the functions, each `SECURITY DEFINER` with its search_path pinned.
         let secured = try owner.execute(
             "SELECT relname FROM pg_class WHERE relnamespace = 'satchel'::regnamespace AND relkind = 'r' AND relrowsecurity ORDER BY 1")
-        #expect(secured.map { $0[0] } == ["accounts", "changes", "devices", "images", "meta", "shared_entities"])
+        #expect(secured.map { $0[0] } == ["accounts", "changes", "devices", "images", "keys", "meta", "shared_entities"])
         let granted = try owner.execute(
             """
             SELECT DISTINCT table_name::text FROM information_schema.role_table_grants
@@ -148,8 +148,8 @@ import Testing
             "INSERT INTO satchel.changes(seq, device, device_seq, domain, entity, op, body) OVERRIDING SYSTEM VALUE VALUES (9000000000000000000, $1, 2, 'board', 'bp_x', 'put', '{}')",
             [bobDevice])
         // Migrated; a device of version 2 still running can no longer write the tables (below: 42501).
-        #expect(try SyncSchema.setUp(owner) == .migrated(from: 2, to: 3))
-        #expect(try SyncSchema.setUp(owner) == .upToDate(version: 3))
+        #expect(try SyncSchema.setUp(owner, upTo: 3) == .migrated(from: 2, to: 3))
+        #expect(try SyncSchema.setUp(owner, upTo: 3) == .upToDate(version: 3))
         let kept = try owner.execute("SELECT entity, op, body IS NULL FROM satchel.changes ORDER BY seq").map { $0.compactMap { $0 } }
         #expect(kept == [["bp_1", "put", "f"], ["note_b", "put", "f"], ["note_a", "delete", "t"], ["bp_1/\(database.roles["bob"]!)", "put", "f"]])
         // Each account pulls what it may, as before; the devices go on through the functions.

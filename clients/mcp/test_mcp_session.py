@@ -265,7 +265,7 @@ def test_every_tool_says_what_it_does_to_data():
             assert tool.annotations is not None, name
             assert all(isinstance(value, bool) for value in hints(tool).values()), name
             assert field(tool, "output_schema")["type"] == "object", name
-            assert hints(tool)["open_world_hint"] == (name in ("messages_loadMore", "sync_now")), name
+            assert hints(tool)["open_world_hint"] == (name in ("messages_loadMore", "sync_now", "sync_unlock", "sync_changePassphrase")), name
             reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "server_describeError",
                                                                  "changes_since", "sync_status", "text_merge")
             assert hints(tool)["read_only_hint"] == reads, name

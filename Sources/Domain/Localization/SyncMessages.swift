@@ -36,5 +36,10 @@ enum SyncMessages {
             .russian: "Имя устройства — не длиннее {limit} символов",
             .japanese: "デバイス名は {limit} 文字までです",
         ],
+        "wrongPassphrase": [
+            .english: "That passphrase does not unlock this account's encrypted notes, photos, diary and reminders",
+            .russian: "Эта фраза-пароль не открывает зашифрованные заметки, фото, дневник и напоминания аккаунта",
+            .japanese: "このパスフレーズでは、このアカウントの暗号化されたノート・写真・日記・リマインダーを開けません",
+        ],
     ]
 }

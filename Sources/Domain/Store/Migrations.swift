@@ -402,11 +402,14 @@ enum Migrations {
         ALTER TABLE sync_entities ADD COLUMN stood INTEGER;
         ALTER TABLE sync_entities ADD COLUMN stood_state TEXT;
         """,
+        // 17: change-log entries of the private apps a device locked out of its account's encryption held
+        // back (they go once it is unlocked).
+        "CREATE TABLE sync_held(seq INTEGER PRIMARY KEY);",
     ]
 
     /// The schema version this build writes: `all.count`, kept as a number so that opening a database that
     /// is already current does not build every migration's text (a test checks the two agree).
-    static let latestVersion = 16
+    static let latestVersion = 17
 
     /// A new database as the migrations leave it, at ``SchemaTemplate/version``: the bytes a new database
     /// starts from. Running the migrations costs SQLite a parse and a schema reload for each statement

@@ -40,6 +40,9 @@ public struct PulledRow: Sendable, Equatable {
     public var fields: [String]?
     /// The size of its body in PostgreSQL, in bytes (a body over the cap comes without its text).
     public var bytes: Int
+    /// Why it cannot be applied, found before it reached the model (a sealed body that does not open): it
+    /// is skipped with this reason.
+    public var fault: String?
 
     public init(
         seq: Int64, device: String, account: String = "", own: Bool, deviceSeq: Int64, domain: String, entity: String, op: String,

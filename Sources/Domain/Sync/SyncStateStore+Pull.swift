@@ -54,6 +54,10 @@ extension SyncStateStore {
                     try skip(row, "an image it shows is not in PostgreSQL", &summary)
                     continue
                 }
+                if let fault = row.fault {
+                    try skip(row, fault, &summary)
+                    continue
+                }
                 guard row.op != "put" || row.body != nil else {
                     try skip(row, "a body of \(row.bytes) bytes, over the cap", &summary)
                     continue

@@ -129,9 +129,11 @@ public final class SyncStateStore: Store {
         AND NOT (domain = 'messages' AND entity_id IN (SELECT id FROM messages WHERE origin = 'remote'))
         """)
 
-    /// How many local changes are not yet in PostgreSQL.
+    private lazy var countHeld = Prepared(database, "SELECT count(*) FROM sync_held")
+
+    /// How many local changes are not yet in PostgreSQL (those a locked device holds back among them).
     public func pending() throws(DomainError) -> Int {
-        try storage { Int(try countPending.integer([.integer(try number("pushed"))]) ?? 0) }
+        try storage { Int(try countPending.integer([.integer(try number("pushed"))]) ?? 0) + Int(try countHeld.integer() ?? 0) }
     }
 
     private lazy var selectToPush = Prepared(
@@ -231,20 +233,32 @@ public final class SyncStateStore: Store {
     /// Images pushed in one round at most, in bytes: a round with photos stays a bounded size.
     public static let imageBytesPerRound = 48 << 20
 
+    /// The private apps' domains: with end-to-end encryption, what a locked device holds back.
+    public static let privateDomains: Set<ChangeDomain> = [.notes, .photos, .diary, .reminders]
+
     /// The next changes to push (at most `limit` change-log entries), each entity once, at its newest entry,
     /// with its state now and the fields it changed since the log's version; `through`: the last entry
-    /// looked at (entries of domains that do not sync are passed over).
-    public func pushBatch(limit: Int) throws(DomainError) -> (rows: [PushRow], through: Int64) {
+    /// looked at (entries of domains that do not sync are passed over). `holdingPrivate` (a device locked
+    /// out of its account's encrypted apps): the private apps' entries are left out, and `held` lists them
+    /// (``pushed(_:through:held:)`` keeps them, ``releaseHeld()`` sends them once unlocked).
+    public func pushBatch(limit: Int, holdingPrivate: Bool = false) throws(DomainError)
+        -> (rows: [PushRow], through: Int64, held: [Int64])
+    {
         try storage {
             try database.readTransaction {
                 var newest: [String: (seq: Int64, domain: ChangeDomain, id: String)] = [:]
                 var order: [String] = []
                 var through = try number("pushed")
+                var held: [Int64] = []
                 try selectToPush.forEachRow([.integer(through), .integer(Int64(limit))]) { row in
                     through = row.int64(0)
                     guard row.int64(3) == 0, let domain = ChangeDomain(rawValue: row.text(1)),
                         Self.syncedDomains.contains(domain)
                     else { return }  // came from elsewhere, or does not sync: passed over
+                    if holdingPrivate && Self.privateDomains.contains(domain) {
+                        held.append(row.int64(0))
+                        return
+                    }
                     let key = domain.rawValue + "/" + row.text(2)
                     if newest[key] == nil { order.append(key) }
                     newest[key] = (row.int64(0), domain, row.text(2))
@@ -255,7 +269,7 @@ public final class SyncStateStore: Store {
                     rows += try pushRows(domain, id, seq: seq)
                 }
                 // In the order of the entries; a vote (its entry's number negated) after its post.
-                return (rows.sorted { (abs($0.deviceSeq), -$0.deviceSeq) < (abs($1.deviceSeq), -$1.deviceSeq) }, through)
+                return (rows.sorted { (abs($0.deviceSeq), -$0.deviceSeq) < (abs($1.deviceSeq), -$1.deviceSeq) }, through, held)
             }
         }
     }
@@ -344,13 +358,51 @@ public final class SyncStateStore: Store {
     }
 
     private lazy var forgetSkipped = Prepared(database, "DELETE FROM sync_skip WHERE seq <= ?1")
+    private lazy var insertHeld = Prepared(database, "INSERT OR IGNORE INTO sync_held(seq) VALUES (?1)")
+    private lazy var firstHeld = Prepared(database, "SELECT min(seq) FROM sync_held")
+    private lazy var clearHeld = Prepared(database, "DELETE FROM sync_held")
 
-    /// What was pushed is in PostgreSQL: the entries through `through` are done, and each pushed entity
-    /// awaits its row in the log.
-    public func pushed(_ rows: [PushRow], through: Int64) throws(DomainError) {
+    /// Sends what a locked device held back: the push goes back to the first entry held (entries sent since
+    /// go again, and PostgreSQL adds nothing twice).
+    public func releaseHeld() throws(DomainError) {
+        try storage {
+            try group.transaction {
+                guard let first = try firstHeld.integer() else { return }
+                try upsert.run([.text("pushed"), .text(String(min(first - 1, try number("pushed"))))])
+                try clearHeld.run()
+            }
+        }
+    }
+
+    /// The key that seals this device's account's private apps, once it has it (kept in this database, as
+    /// the plaintext is).
+    public func sealingKey() throws(DomainError) -> [UInt8]? {
+        try storage {
+            guard let hex = try select.text([.text("sealingKey")]), hex.count == 64 else { return nil }
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = next
+            }
+            return bytes
+        }
+    }
+
+    public func setSealingKey(_ key: [UInt8]) throws(DomainError) {
+        let hex = key.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        try storage { try group.transaction { try upsert.run([.text("sealingKey"), .text(hex)]) } }
+    }
+
+    /// What was pushed is in PostgreSQL: the entries through `through` are done, but `held` (kept to send
+    /// once unlocked), and each pushed entity awaits its row in the log.
+    public func pushed(_ rows: [PushRow], through: Int64, held: [Int64] = []) throws(DomainError) {
         try storage {
             try group.transaction {
                 guard through > (try number("pushed")) else { return }
+                for seq in held { try insertHeld.run([.integer(seq)]) }
                 for row in rows {
                     try setAwaiting.run([.text(row.domain), .text(row.entity), .integer(row.deviceSeq)])
                 }

@@ -44,6 +44,9 @@ enum MCPTools {
         "messages.loadMore": ToolHints(readOnly: false, destructive: false, idempotent: false, openWorld: true),
         // Sends local changes to PostgreSQL and brings other devices' in: again, it changes nothing more.
         "sync.now": ToolHints(readOnly: false, destructive: false, idempotent: true, openWorld: true),
+        // Reach PostgreSQL for the account's wrapped key.
+        "sync.unlock": ToolHints(readOnly: false, destructive: false, idempotent: true, openWorld: true),
+        "sync.changePassphrase": ToolHints(readOnly: false, destructive: true, idempotent: false, openWorld: true),
     ]
 
     /// Registers `tools/list` and `tools/call` over every method registered so far.

@@ -12,15 +12,21 @@ enum SyncMethods {
             ("server", Schema.nullable(Schema.string(description: "role@host/database, without the password"))),
             ("device", Schema.nullable(Schema.string(description: "this database's device id, made once"))),
             ("deviceName", Schema.string(description: "this device's name, as conflict copies made elsewhere say where their version was written")),
+            (
+                "encryption",
+                Schema.enumeration(
+                    ["off", "on", "locked", "unknown"],
+                    description: "end-to-end encryption of the account's private apps: off (none), on (unlocked here), locked (the account is encrypted; this device has not unlocked it), unknown (PostgreSQL not reached yet)")
+            ),
             ("schema", Schema.enumeration(["off", "unknown", "ok", "missing", "older", "newer"])),
             ("lastSuccess", Schema.nullable(Schema.timestamp)),
             ("lastError", Schema.nullable(Schema.string(description: "what went wrong last, in words"))),
             (
                 "state",
                 Schema.enumeration(
-                    ["off", "synced", "syncing", "offline", "error"],
+                    ["off", "synced", "syncing", "offline", "locked", "error"],
                     description:
-                        "synced; syncing (progress says how far a pull is); offline (PostgreSQL cannot be reached: tried again by itself); error (reason: what will not fix itself)")
+                        "synced; syncing (progress says how far a pull is); offline (PostgreSQL cannot be reached: tried again by itself); locked (the account's private apps are encrypted: sync.unlock with the passphrase); error (reason: what will not fix itself)")
             ),
             (
                 "reason",
@@ -54,7 +60,8 @@ enum SyncMethods {
             ),
         ],
         required: [
-            "enabled", "connected", "pending", "account", "server", "device", "deviceName", "schema", "lastSuccess", "lastError", "state",
+            "enabled", "connected", "pending", "account", "server", "device", "deviceName", "encryption", "schema", "lastSuccess",
+            "lastError", "state",
             "reason", "progress", "skipped",
         ])
 
@@ -90,6 +97,7 @@ enum SyncMethods {
     struct Load: Sendable {
         var rows: [PushRow]
         var through: Int64
+        var held: [Int64]
         var cursor: String
         var uploads: [(sha256: String, bytes: [UInt8])]
         var fetch: [String]
@@ -105,9 +113,16 @@ enum SyncMethods {
     ) -> NetworkSteps {
         NetworkSteps(
             start: { () throws -> Load in
-                let (rows, through) = try store.sync.pushBatch(limit: batch)
+                // Unlocked (or encryption turned on) on a waiting thread: the key is kept here. Not locked,
+                // what was held back while locked goes now. (Before PostgreSQL says whether the account is
+                // encrypted, nothing is held: PostgreSQL refuses an unsealed private row of an encrypted
+                // account, and the round goes again knowing.)
+                if let key = service.takeUnsavedKey() { try store.sync.setSealingKey(key) }
+                let locked = service.encryption == .locked
+                if !locked { try store.sync.releaseHeld() }
+                let (rows, through, held) = try store.sync.pushBatch(limit: batch, holdingPrivate: locked)
                 return Load(
-                    rows: rows, through: through, cursor: try store.sync.cursor(),
+                    rows: rows, through: through, held: held, cursor: try store.sync.cursor(),
                     uploads: totals.upload.isEmpty ? [] : try store.sync.imageBytes(totals.upload), fetch: totals.fetch,
                     maximumImageBytes: store.images.maximumBytes, countRemaining: totals.remaining == nil)
             },
@@ -147,7 +162,8 @@ enum SyncMethods {
                     try store.sync.refused(row, reason: refused.reason)
                     throw NetworkSteps.Again()
                 }
-                try store.sync.pushed(load.rows, through: load.through)
+                if pulled.again { throw NetworkSteps.Again() }
+                try store.sync.pushed(load.rows, through: load.through, held: load.held)
                 let summary = try store.sync.apply(pulled.rows, fetched: totals.fetched, tried: totals.tried)
                 totals.fetched = [:]
                 for reason in summary.skipped { logger.warn("sync: skipped \(reason)") }
@@ -193,6 +209,8 @@ enum SyncMethods {
 
     static func methods(store: DataStore, service: SyncService?, logger: Logger) -> [RPCMethod] {
         let deviceName = Required.string("name", Schema.string(), "The device's name, 1 to 64 characters.")
+        let passphrase = Required.string("passphrase", Schema.string(minLength: 1), "The account's passphrase.")
+        let newPassphrase = Required.string("newPassphrase", Schema.string(minLength: 8), "The new passphrase, 8 characters at least.")
         let base = Required.string("base", Schema.string(), "The text both edits started from.")
         let ours = Required.string("ours", Schema.string(), "One edit (the earlier, or the one being typed).")
         let theirs = Required.string("theirs", Schema.string(), "The other edit (the later, or the one from elsewhere).")
@@ -205,7 +223,7 @@ enum SyncMethods {
                 guard let service else {
                     return [
                         "enabled": false, "connected": false, "pending": 0, "account": .null, "server": .null,
-                        "device": .null, "deviceName": .string(try store.sync.deviceName()), "schema": "off", "lastSuccess": .null, "lastError": .null, "state": "off",
+                        "device": .null, "deviceName": .string(try store.sync.deviceName()), "encryption": "off", "schema": "off", "lastSuccess": .null, "lastError": .null, "state": "off",
                         "reason": .null, "progress": .null, "skipped": ["count": 0, "recent": []],
                     ]
                 }
@@ -213,6 +231,7 @@ enum SyncMethods {
                 let pending = try store.sync.pending()
                 let state: String =
                     status.problem != nil ? "error" : !status.connected ? "offline"
+                    : service.encryption == .locked ? "locked"
                     : status.progress != nil || pending > 0 ? "syncing" : "synced"
                 let skipped = try store.sync.skippedRows()
                 let recent: [JSONValue] = skipped.recent.map { row in
@@ -230,7 +249,7 @@ enum SyncMethods {
                     "pending": .integer(Int64(pending)),
                     "account": service.target.user.map { .string($0) } ?? .null,
                     "server": .string(service.target.description), "device": .string(service.device),
-                    "deviceName": .string(try store.sync.deviceName()),
+                    "deviceName": .string(try store.sync.deviceName()), "encryption": .string(service.encryption.rawValue),
                     "schema": .string(status.schema.rawValue),
                     "lastSuccess": status.lastSuccess.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null,
                     "lastError": status.lastError.map { .string($0) } ?? .null,
@@ -244,6 +263,43 @@ enum SyncMethods {
             ) { params, _ in
                 try store.sync.setDeviceName(params[deviceName])
                 return ["deviceName": .string(try store.sync.deviceName())]
+            },
+            RPCMethod.waitingOnNetwork(
+                "sync.unlock",
+                summary: "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it. Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
+                params: [passphrase.spec],
+                result: Schema.object([("encryption", Schema.enumeration(["on"]))], required: ["encryption"])
+            ) { params, _ in
+                guard let service else { throw DomainError.upstreamUnavailable(reason: .syncOff) }
+                let given = params[passphrase]
+                return NetworkSteps(
+                    start: { () },
+                    wait: { _, _ throws(DomainError) in try service.unlock(passphrase: given) },
+                    finish: { _, encryption in
+                        guard encryption == .on else { throw DomainError.validation(reason: .wrongPassphrase, field: "passphrase") }
+                        if let key = service.takeUnsavedKey() {
+                            try store.sync.setSealingKey(key)
+                            try store.sync.releaseHeld()
+                        }
+                        service.wakeSoon()
+                        return ["encryption": "on"]
+                    })
+            },
+            RPCMethod.waitingOnNetwork(
+                "sync.changePassphrase",
+                summary: "Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002 wrongPassphrase when passphrase is not the current one.",
+                params: [passphrase.spec, newPassphrase.spec],
+                result: Schema.object([("changed", Schema.boolean)], required: ["changed"])
+            ) { params, _ in
+                guard let service else { throw DomainError.upstreamUnavailable(reason: .syncOff) }
+                let (current, new) = (params[passphrase], params[newPassphrase])
+                return NetworkSteps(
+                    start: { () },
+                    wait: { _, _ throws(DomainError) in try service.changePassphrase(current: current, new: new) },
+                    finish: { _, changed in
+                        guard changed else { throw DomainError.validation(reason: .wrongPassphrase, field: "passphrase") }
+                        return ["changed": true]
+                    })
             },
             RPCMethod(
                 "text.merge",

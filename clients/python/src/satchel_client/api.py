@@ -76,6 +76,8 @@ METHODS: dict[str, str] = {
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
     'sync.status': 'How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.',
     'sync.setDeviceName': 'Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.',
+    'sync.unlock': "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it. Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
+    'sync.changePassphrase': "Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002 wrongPassphrase when passphrase is not the current one.",
     'text.merge': 'Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.',
     'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
     'tools/list': 'MCP: the tools (every domain method).',
@@ -370,17 +372,26 @@ class SyncStatusResult(TypedDict):
     server: str | None
     device: str | None
     deviceName: str  # this device's name, as conflict copies made elsewhere say where their version was written
+    encryption: Literal['off', 'on', 'locked', 'unknown']  # end-to-end encryption of the account's private apps: off (none), on (unlocked here), locked (the account is encrypted; this device has not unlocked it), unknown (PostgreSQL not reached yet)
     schema: Literal['off', 'unknown', 'ok', 'missing', 'older', 'newer']
     lastSuccess: str | None
     lastError: str | None
-    state: Literal['off', 'synced', 'syncing', 'offline', 'error']  # synced; syncing (progress says how far a pull is); offline (PostgreSQL cannot be reached: tried again by itself); error (reason: what will not fix itself)
-    reason: Literal['authenticationFailed', 'databaseMissing', 'tlsRequired', 'unsafeRole', 'schemaMissing', 'schemaOlder', 'schemaNewer', 'wrongRole', 'quotaExceeded'] | None
+    state: Literal['off', 'synced', 'syncing', 'offline', 'locked', 'error']  # synced; syncing (progress says how far a pull is); offline (PostgreSQL cannot be reached: tried again by itself); locked (the account's private apps are encrypted: sync.unlock with the passphrase); error (reason: what will not fix itself)
+    reason: Literal['authenticationFailed', 'databaseMissing', 'tlsRequired', 'unsafeRole', 'schemaMissing', 'schemaOlder', 'schemaNewer', 'wrongRole', 'quotaExceeded', 'wrongPassphrase', 'encryptionUnavailable'] | None
     progress: Progress | None
     skipped: Skipped
 
 
 class SyncSetDeviceNameResult(TypedDict):
     deviceName: str
+
+
+class SyncUnlockResult(TypedDict):
+    encryption: Literal['on']
+
+
+class SyncChangePassphraseResult(TypedDict):
+    changed: bool
 
 
 TextMergeSegment = TypedDict(
@@ -1748,6 +1759,80 @@ class Sync(Namespace):
 
     set_device_name = setDeviceName
 
+    def unlock(
+        self,
+        *,
+        passphrase: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncUnlockResult:
+        """Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the
+        key is kept in this database); an account without encryption turns it on with it. Losing the
+        passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not
+        unlock them.
+
+        Args:
+            passphrase: The account's passphrase.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `sync.unlock`; answers its result or raises its error.
+        """
+        return self._call('sync.unlock', named(passphrase=passphrase), progress, timeout)
+
+    @overload
+    def changePassphrase(
+        self,
+        *,
+        passphrase: str,
+        newPassphrase: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncChangePassphraseResult: ...
+
+    @overload
+    def changePassphrase(
+        self,
+        *,
+        passphrase: str,
+        new_passphrase: str,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncChangePassphraseResult: ...
+
+    def changePassphrase(
+        self,
+        *,
+        passphrase: str,
+        newPassphrase: str | Unset = UNSET,
+        new_passphrase: str | Unset = UNSET,
+        progress: OnProgress | None = None,
+        timeout: float | None | Unset = UNSET,
+    ) -> SyncChangePassphraseResult:
+        """Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is
+        encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002
+        wrongPassphrase when passphrase is not the current one.
+
+        Args:
+            passphrase: The account's passphrase.
+            newPassphrase (or new_passphrase): The new passphrase, 8 characters at least.
+            progress: called with each `Progress` the server reports while it works on this call.
+            timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
+
+        Sends `sync.changePassphrase`; answers its result or raises its error.
+        """
+        return self._call(
+            'sync.changePassphrase',
+            named(
+                passphrase=passphrase,
+                newPassphrase=either('newPassphrase', newPassphrase, new_passphrase, True),
+            ),
+            progress,
+            timeout,
+        )
+
+    change_passphrase = changePassphrase
+
     def now(
         self,
         *,
@@ -2720,6 +2805,48 @@ if TYPE_CHECKING:
 
         set_device_name = setDeviceName
 
+        def unlock(
+            self,
+            *,
+            passphrase: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncUnlockResult]:
+            ...
+
+        @overload
+        def changePassphrase(
+            self,
+            *,
+            passphrase: str,
+            newPassphrase: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncChangePassphraseResult]: ...
+
+        @overload
+        def changePassphrase(
+            self,
+            *,
+            passphrase: str,
+            new_passphrase: str,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncChangePassphraseResult]: ...
+
+        def changePassphrase(
+            self,
+            *,
+            passphrase: str,
+            newPassphrase: str | Unset = UNSET,
+            new_passphrase: str | Unset = UNSET,
+            progress: OnProgress | None = None,
+            timeout: float | None | Unset = UNSET,
+        ) -> Coroutine[Any, Any, SyncChangePassphraseResult]:
+            ...
+
+        change_passphrase = changePassphrase
+
         def now(
             self,
             *,
@@ -2944,6 +3071,8 @@ PATHS: tuple[str, ...] = (
     'search',
     'sync.status',
     'sync.setDeviceName',
+    'sync.unlock',
+    'sync.changePassphrase',
     'text.merge',
     'sync.now',
     'rpc.discover',

@@ -1,0 +1,82 @@
+import Foundation
+import Protocol
+import Sync
+import Testing
+
+/// End-to-end encryption of a person's private apps, between satchel processes and a real PostgreSQL: the
+/// devices with the passphrase converge as before, and a superuser holding the whole database learns
+/// nothing of what the notes, photos, diary and reminders say.
+@Suite(.serialized) struct SyncEncryptionTests {
+    typealias Device = SyncNotesTests.Device
+
+    static let passphrase = "correct horse battery staple"
+
+    /// The whole database as its superuser's `pg_dump` writes it.
+    static func dump(_ database: TestDatabase) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PostgresCluster.binaries + "/pg_dump")
+        process.arguments = ["--dbname", database.cluster.uri("postgres", database.name)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func unlock(_ device: Device, _ passphrase: String = passphrase) -> JSONValue? {
+        device.call("sync.unlock", ["passphrase": .string(passphrase)])
+    }
+
+    @Test func twoDevicesWithThePassphraseConvergeAndASuperusersDumpHoldsNoneOfThePrivateApps() throws {
+        let database = try SyncNotesTests.shared(["alice", "bob"])
+        let folder = try SyncNotesTests.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        #expect(SyncAppsTests.wait(laptop, for: "off") { $0.call("sync.status")?["result"]?["encryption"]?.stringValue ?? "" } == "off")
+        // The first device with a passphrase turns the account's encryption on.
+        #expect(Self.unlock(laptop)?["result"] == ["encryption": "on"])
+        #expect(laptop.call("sync.status")?["result"]?["encryption"] == "on")
+        let beach = try SyncAppsTests.photo(folder, "beach", red: 200)
+        _ = laptop.call("notes.create", ["title": "MARKER-TITLE", "content": "MARKER-CONTENT"])
+        _ = laptop.call("photos.add", ["image": ["path": .string(beach)], "caption": "MARKER-CAPTION"])
+        _ = laptop.call("diary.create", ["text": "MARKER-DIARY"])
+        _ = SyncAppsTests.remind(laptop, "MARKER-REMINDER")
+        _ = laptop.call("board.create", ["title": "Picnic on Sunday?"])
+        laptop.waitPushed()
+
+        // A second device of the account is locked until it is given the passphrase; then it has it all.
+        let desktop = try Device("desktop", database, folder: folder)
+        #expect(SyncAppsTests.wait(desktop, for: "locked") { $0.call("sync.status")?["result"]?["state"]?.stringValue ?? "" } == "locked")
+        #expect(desktop.titles() == [])
+        #expect(Self.unlock(desktop, "not the passphrase")?["error"]?["data"]?["reason"] == "wrongPassphrase")
+        #expect(desktop.call("sync.status")?["result"]?["encryption"] == "locked")
+        #expect(Self.unlock(desktop)?["result"] == ["encryption": "on"])
+        #expect(desktop.waitForTitles(["MARKER-TITLE"]) == ["MARKER-TITLE"])
+        #expect(SyncAppsTests.wait(desktop, for: 1) { SyncAppsTests.items($0, "photos.list").count } == 1)
+        #expect(SyncAppsTests.items(desktop, "photos.list").first?["caption"] == "MARKER-CAPTION")
+        #expect(SyncAppsTests.wait(desktop, for: ["MARKER-REMINDER"], SyncAppsTests.reminders) == ["MARKER-REMINDER"])
+        #expect(SyncAppsTests.items(desktop, "diary.list").first?["excerpt"] == "MARKER-DIARY")
+        // And back the other way, merged as before.
+        let note = try #require(SyncAppsTests.items(desktop, "notes.list").first?["id"])
+        _ = desktop.call("notes.update", ["id": note, "content": "MARKER-CONTENT and MARKER-EDIT"])
+        #expect(SyncAppsTests.wait(laptop, for: "MARKER-CONTENT and MARKER-EDIT") {
+            $0.call("notes.get", ["id": note])?["result"]?["content"]?.stringValue ?? ""
+        } == "MARKER-CONTENT and MARKER-EDIT")
+
+        // Another account still shares the Board.
+        let bob = try Device("bob", database, as: "bob", folder: folder)
+        #expect(SyncAppsTests.wait(bob, for: 1) { SyncAppsTests.items($0, "board.list").count } == 1)
+        #expect(bob.call("sync.status")?["result"]?["encryption"] == "off")
+
+        laptop.waitPushed()
+        desktop.waitPushed()
+        let dump = try Self.dump(database)
+        #expect(dump.contains("Picnic on Sunday?"), "the shared Board stays readable")
+        for marker in ["MARKER-TITLE", "MARKER-CONTENT", "MARKER-CAPTION", "MARKER-DIARY", "MARKER-REMINDER", "MARKER-EDIT"] {
+            #expect(!dump.contains(marker), "\(marker) is in the dump")
+        }
+        // Photo bytes as COPY writes a bytea (`\\x…`, its backslash doubled): a JPEG's would start ffd8ff.
+        #expect(dump.contains("COPY satchel.images"))
+        #expect(!dump.contains("\\\\xffd8ff"), "a JPEG's bytes are in the dump")
+    }
+}
