@@ -79,4 +79,43 @@ import Testing
         #expect(dump.contains("COPY satchel.images"))
         #expect(!dump.contains("\\\\xffd8ff"), "a JPEG's bytes are in the dump")
     }
+
+    @Test func aChangedOrMovedCiphertextIsRefusedAndANewPassphraseUnlocksANewDevice() throws {
+        let database = try SyncNotesTests.shared(["alice"])
+        let folder = try SyncNotesTests.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        #expect(Self.unlock(laptop)?["result"] == ["encryption": "on"])
+        for title in ["Flipped", "Kept", "Moved onto"] { _ = laptop.call("notes.create", ["title": .string(title)]) }
+        laptop.waitPushed()
+        // Whoever holds the database changes a byte of one ciphertext and moves another onto a third note.
+        let superuser = try PGConnection(database.cluster.uri("postgres", database.name))
+        let rows = try superuser.execute("SELECT seq, body ->> 'sealed' FROM satchel.changes WHERE domain = 'notes' ORDER BY seq")
+        #expect(rows.count == 3)
+        let sealed = rows.map { $0[1] ?? "" }
+        #expect(sealed.allSatisfy { !$0.isEmpty })
+        let flipped = (sealed[0].first == "A" ? "B" : "A") + sealed[0].dropFirst()
+        try superuser.execute(
+            "UPDATE satchel.changes SET body = jsonb_set(body, '{sealed}', to_jsonb($1::text)) WHERE seq = $2::bigint",
+            [flipped, rows[0][0]])
+        try superuser.execute(
+            "UPDATE satchel.changes SET body = jsonb_set(body, '{sealed}', to_jsonb($1::text)) WHERE seq = $2::bigint",
+            [sealed[1], rows[2][0]])
+
+        // A new passphrase: the key is wrapped anew; the old passphrase no longer unlocks a new device.
+        let changed = laptop.call("sync.changePassphrase", ["passphrase": .string(Self.passphrase), "newPassphrase": "a new and longer one"])
+        #expect(changed?["result"] == ["changed": true])
+        #expect(
+            laptop.call("sync.changePassphrase", ["passphrase": "wrong", "newPassphrase": "another new one"])?["error"]?["data"]?["reason"]
+                == "wrongPassphrase")
+        let tablet = try Device("tablet", database, folder: folder)
+        #expect(Self.unlock(tablet)?["error"]?["data"]?["reason"] == "wrongPassphrase")
+        #expect(Self.unlock(tablet, "a new and longer one")?["result"] == ["encryption": "on"])
+        // What was changed or moved is refused, never shown; the rest arrives.
+        #expect(tablet.waitForTitles(["Kept"]) == ["Kept"])
+        let skipped = tablet.call("sync.status")?["result"]?["skipped"]?["recent"]?.arrayValue ?? []
+        #expect(skipped.filter { $0["reason"]?.stringValue?.hasPrefix("tampered") == true }.count == 2, "\(skipped)")
+        // The laptop, unlocked before the change, goes on.
+        _ = laptop.call("notes.create", ["title": "After the change"])
+        #expect(tablet.waitForTitles(["After the change", "Kept"]) == ["After the change", "Kept"])
+    }
 }
