@@ -186,8 +186,12 @@ public final class SyncService: Sendable {
                     rows = rows.map { sealer.seal($0, device: device) }
                     uploads = uploads.map { (sealer.name($0.sha256), sealer.seal(image: $0.bytes, sha256: $0.sha256)) }
                     fetch = fetch.map(sealer.name)
-                } else if locked {
-                    rows = rows.filter { !SyncSealer.privateDomains.contains($0.domain) }
+                } else if locked && rows.contains(where: { SyncSealer.privateDomains.contains($0.domain) }) {
+                    // Found locked only now (the loop read the batch before): nothing goes; the round goes
+                    // again, holding the private changes back.
+                    var pulled = Pulled(rows: [], more: true)
+                    pulled.again = true
+                    return pulled
                 }
                 var refusedImages: Set<String> = []
                 for upload in uploads {

@@ -118,4 +118,26 @@ import Testing
         _ = laptop.call("notes.create", ["title": "After the change"])
         #expect(tablet.waitForTitles(["After the change", "Kept"]) == ["After the change", "Kept"])
     }
+
+    @Test func whatALockedDeviceMakesWaitsAndGoesOnceItIsUnlocked() throws {
+        let database = try SyncNotesTests.shared(["alice"])
+        let folder = try SyncNotesTests.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        #expect(Self.unlock(laptop)?["result"] == ["encryption": "on"])
+        // A device that was offline makes a note, then meets the encrypted account without its passphrase.
+        let phone = try Device("phone", nil, folder: folder)
+        _ = phone.call("notes.create", ["title": "Made offline"])
+        phone.server = try SatchelProcess(["--db", phone.path, "--sync", database.uri("alice")])
+        #expect(SyncAppsTests.wait(phone, for: "locked") { $0.call("sync.status")?["result"]?["state"]?.stringValue ?? "" } == "locked")
+        _ = phone.call("notes.create", ["title": "Made while locked"])
+        _ = phone.call("sync.now")
+        #expect(phone.call("sync.status")?["result"]?["pending"] == 2, "held back, not lost")
+        #expect(laptop.titles() == [])
+        #expect(Self.unlock(phone)?["result"] == ["encryption": "on"])
+        #expect(laptop.waitForTitles(["Made offline", "Made while locked"]) == ["Made offline", "Made while locked"])
+        phone.waitPushed()
+        #expect(phone.call("sync.status")?["result"]?["pending"] == 0)
+        // And they went sealed.
+        #expect(!(try Self.dump(database)).contains("Made offline"))
+    }
 }
