@@ -12,7 +12,7 @@ end, {
   complete = function(lead, line)
     return require('satchel').complete(lead, line)
   end,
-  desc = 'Satchel: notes, reminders, diary, messages, board, search, export, import, device-name',
+  desc = 'Satchel: notes, reminders, diary, messages, board, search, export, import, device-name, unlock, passphrase',
 })
 
 local group = vim.api.nvim_create_augroup('satchel', { clear = true })

@@ -29,6 +29,7 @@ function M.name(name)
   name = vim.trim(name or '')
   if name == '' then
     return satchel.call('sync.status', nil, function(status)
+      require('satchel.encryption').noticed(status)
       vim.notify(i18n.t('device_name', status.deviceName), vim.log.levels.INFO)
     end)
   end

@@ -15,8 +15,13 @@ rpc.on_notification(function(method, params)
   end
 end)
 require('satchel.highlight').setup()
+-- A satchel that starts syncing an encrypted account this device has not unlocked: the person is told once.
+rpc.on_start(function()
+  require('satchel.encryption').watch()
+end)
 
-M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search', 'export', 'import', 'device-name' }
+M.apps = { 'notes', 'note', 'reminders', 'diary', 'messages', 'board', 'search', 'export', 'import', 'device-name',
+  'unlock', 'passphrase' }
 
 local defaults = {
   cmd = nil, -- a list, as jobstart takes it: {'/path/to/satchel', '--free-limit', '10'}
@@ -163,6 +168,12 @@ local commands = {
   end,
   ['device-name'] = function(_, rest)
     app('device').name(rest)
+  end,
+  unlock = function()
+    app('encryption').unlock()
+  end,
+  passphrase = function()
+    app('encryption').change()
   end,
 }
 

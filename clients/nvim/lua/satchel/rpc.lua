@@ -12,6 +12,7 @@ local state = {
   partial = '', -- the start of a line whose end has not arrived yet
   stderr = {}, -- its last lines, for reports
   listeners = {},
+  starters = {}, -- run (scheduled) each time a satchel starts
   stopping = false,
   options = {},
 }
@@ -164,6 +165,9 @@ function M.start()
   state.job = job
   M.request('initialize', { clientInfo = { name = 'satchel.nvim' }, locale = state.options.locale }, function() end)
   M.request('changes.subscribe', vim.empty_dict(), function() end)
+  for _, starter in ipairs(state.starters) do
+    vim.schedule(starter)
+  end
   return true
 end
 
@@ -243,6 +247,11 @@ end
 --- `listener(method, params)` for every notification (`changed` and `resync` among them).
 function M.on_notification(listener)
   table.insert(state.listeners, listener)
+end
+
+--- `starter()` each time a satchel starts (scheduled: after the request that started it is sent).
+function M.on_start(starter)
+  table.insert(state.starters, starter)
 end
 
 --- Ends the server politely (shutdown, exit, end of input) and waits for it; used on VimLeavePre.
