@@ -1,4 +1,5 @@
--- :checkhealth satchel: the binary, its version, the database, and whether it answers.
+-- :checkhealth satchel: the binary, its version, the database, whether it answers, and how sync stands
+-- (its encryption too).
 local M = {}
 
 -- vim.health (0.10: start/ok/error; 0.8-0.9: report_*) or, on 0.7, the health# functions.
@@ -60,7 +61,24 @@ local reasons = {
   schemaNewer = 'the sync schema is newer than this satchel: update satchel',
   wrongRole = 'logged in as another role than the account: name the role in the URL',
   quotaExceeded = 'the storage quota is reached',
+  wrongPassphrase = 'the passphrase given does not unlock the account\'s encrypted apps: :Satchel unlock with the right one',
 }
+
+-- End-to-end encryption of the account's private apps (`sync.status`'s `encryption`).
+local function check_encryption(sync, report)
+  local encryption = sync.encryption
+  if encryption == 'on' then
+    report.ok('encryption: on (end-to-end: notes, reminders, diary and their photos are sealed in PostgreSQL; '
+      .. ':Satchel passphrase changes the passphrase)')
+  elseif encryption == 'off' then
+    report.info('encryption: off (PostgreSQL can read this account\'s notes; :Satchel unlock turns end-to-end encryption on)')
+  elseif encryption == 'locked' then
+    report.warn('encryption: locked (the account is encrypted; this device has not unlocked it: its private '
+      .. 'changes wait, nothing private is pulled)', ':Satchel unlock with the account\'s passphrase')
+  elseif encryption == 'unknown' then
+    report.info('encryption: not known yet (PostgreSQL has not answered)')
+  end -- a server older than encryption says nothing of it
+end
 
 -- Skipped rows listed (the newest).
 local LISTED = 5
@@ -94,6 +112,9 @@ function M.check_sync(rpc, report)
     else
       report.ok(('%s; syncing: %d change(s) to push'):format(where, sync.pending))
     end
+  elseif sync.state == 'locked' then
+    report.warn(('%s; locked: private apps wait (%d change(s)); shared ones sync'):format(where, sync.pending),
+      ':Satchel unlock')
   elseif sync.state == 'offline' then
     report.warn(('%s; offline, %d change(s) waiting: %s'):format(where, sync.pending, last_error or 'not connected yet'))
   else
@@ -102,6 +123,7 @@ function M.check_sync(rpc, report)
     report.info(where)
     report.error(('sync stopped (%s): %s'):format(reason or 'error', last_error or advice or 'no reason given'), advice)
   end
+  check_encryption(sync, report)
   local skipped = sync.skipped
   if type(skipped) == 'table' and (skipped.count or 0) > 0 then
     local lines = {}
