@@ -10,3 +10,13 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def postgres():
+    """A throwaway PostgreSQL (clients/python/tests/postgres_cluster.py)."""
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
+    from postgres_cluster import Cluster
+
+    return Cluster()

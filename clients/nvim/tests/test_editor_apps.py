@@ -7,7 +7,7 @@ import pathlib
 import signal
 import time
 
-from editor_support import alive
+from editor_support import alive, postgres
 from satchel_client import Satchel, find_binary
 
 PNG = base64.b64decode(
@@ -149,16 +149,6 @@ def test_a_device_name_refused_is_said_in_the_persons_words_and_changes_nothing(
     editor.wait(lambda: len(editor.notifications()) == 2, message="named")
     with Satchel(db=editor.db) as s:
         assert s.call("sync.status", {})["deviceName"] == "kitchen"
-
-
-def postgres():
-    """A throwaway PostgreSQL (clients/python/tests/postgres_cluster.py)."""
-    import sys
-
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
-    from postgres_cluster import Cluster
-
-    return Cluster()
 
 
 def test_checkhealth_says_why_sync_stopped_and_the_rows_it_skipped(editor_factory, tmp_path):
