@@ -108,6 +108,7 @@ PAGE_METHODS = frozenset({
     *(f"messages.{verb}" for verb in ("list", "loadMore", "send", "get", "delete")),
     *(f"board.{verb}" for verb in ("create", "get", "list", "delete", "vote")),
     "sync.status", "sync.now", "sync.setDeviceName",
+    "sync.unlock", "sync.changePassphrase",  # end-to-end encryption: unlock, turn on, change the passphrase
     "text.merge",  # the editors merge an edit made elsewhere into what is typed, as sync does
 })
 #: Methods that end the satchel: the bridge owns its lifetime.

@@ -4,10 +4,14 @@
 // to fix, that thing in words (`reason`) with what went wrong last as its title. Rows this device skipped
 // because they break a rule are counted after it, their reasons in the title. In the person's language;
 // hidden when this satchel does not sync. Beside it, this device's name (`deviceName`, whether it syncs or
-// not: the copies kept when edits meet carry it), which a person changes there (`sync.setDeviceName`).
+// not: the copies kept when edits meet carry it), which a person changes there (`sync.setDeviceName`), and
+// whether the account's private apps are end-to-end encrypted (`encryption`), turned on or changed from there.
+// When the account is encrypted and this device has not unlocked it (`locked`), the word says so and the page
+// asks for the passphrase once; "Later" leaves the word a button that asks again.
 import { extend, language, t } from './i18n.js';
 import { icon } from './icons.js';
 import { errorLine, h, openDialog, showError } from './ui.js';
+import { changePassphrase, encryptionSection, turnOn, unlock } from './encryption.js';
 
 extend({
   en: {
@@ -67,7 +71,7 @@ const REASONS = {
   authenticationFailed: 'sync.authenticationFailed', databaseMissing: 'sync.databaseMissing',
   tlsRequired: 'sync.tlsRequired', unsafeRole: 'sync.unsafeRole', schemaMissing: 'sync.notSetUp',
   schemaOlder: 'sync.notSetUp', schemaNewer: 'sync.schemaNewer', wrongRole: 'sync.wrongRole',
-  quotaExceeded: 'sync.quotaExceeded',
+  quotaExceeded: 'sync.quotaExceeded', wrongPassphrase: 'sync.wrongPassphrase',
 };
 
 /** @param {number} value */
@@ -85,20 +89,26 @@ function deviceError(failure) {
 }
 
 /**
- * The dialog that names this device: its name now in a field, Save (`sync.setDeviceName`) or Cancel.
- * Resolves with the name saved, or null.
+ * The dialog that names this device: its name now in a field, Save (`sync.setDeviceName`) or Cancel; below,
+ * when it syncs, whether encryption is on and the button that turns it on, changes or unlocks it. Resolves
+ * with the name saved (or null) and the encryption action chosen (or null).
  * @param {import('./rpc.js').Rpc} rpc
- * @param {string} name
- * @returns {Promise<string | null>}
+ * @param {any} status
+ * @param {string | null} [notice] said at the top (what the last action did)
+ * @returns {Promise<{saved: string | null, action: 'turnOn' | 'change' | 'unlock' | null}>}
  */
-async function renameDevice(rpc, name) {
+async function renameDevice(rpc, status, notice = null) {
+  const name = status.deviceName ?? '';
   let saved = null;
+  /** @type {'turnOn' | 'change' | 'unlock' | null} */
+  let action = null;
   const error = errorLine();
   error.id = 'device-error';
   const field = h('input', { type: 'text', name: 'deviceName', value: name, autocomplete: 'off', spellcheck: 'false',
     'aria-describedby': 'device-hint device-error' });
   const form = h('form', { method: 'dialog', class: 'device-form', novalidate: true },
     h('h2', {}, t('device.title')),
+    notice ? h('p', { class: 'notice', role: 'status' }, notice) : null,
     h('p', { class: 'muted', id: 'device-hint' }, t('device.hint')),
     h('label', { class: 'field' }, h('span', {}, t('device.name')), field),
     error,
@@ -117,10 +127,15 @@ async function renameDevice(rpc, name) {
     }
   });
   field.addEventListener('input', () => field.removeAttribute('aria-invalid'));
-  const closed = openDialog(form, { label: t('device.title'), className: 'device-sheet' });
+  const encryption = encryptionSection(status, (chosen) => {
+    action = chosen;
+    form.closest('dialog').close(chosen);
+  });
+  const closed = openDialog(encryption ? h('div', {}, form, encryption) : form,
+    { label: t('device.title'), className: 'device-sheet' });
   field.select();
   await closed;
-  return saved;
+  return { saved, action };
 }
 
 /**
@@ -133,17 +148,47 @@ async function renameDevice(rpc, name) {
 export function syncState(element, rpc, device = null) {
   let status = null;
   let asking = false;
+  let prompted = false; // the passphrase was asked for once at lock: after Later the word asks again, the page not
+  let prompting = false;
   const deviceName = h('span', { class: 'device-name' });
+  // The word while this device is locked (or its passphrase was refused): a button that asks for the passphrase.
+  const unlockButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'sync-unlock',
+    'aria-haspopup': 'dialog', onclick: () => { askPassphrase().then(() => unlockButton.isConnected && unlockButton.focus()); } }));
+
+  /** Asks for the passphrase (not twice at once); refreshes the word once unlocked. */
+  async function askPassphrase() {
+    if (prompting) return;
+    prompting = true;
+    prompted = true;
+    try {
+      if (await unlock(rpc)) await refresh(true);
+    } finally {
+      prompting = false;
+    }
+  }
+
+  /** The device dialog, and the encryption dialog it leads to (after which it opens again, saying what changed). */
+  async function openDevice(notice = null) {
+    const { saved, action } = await renameDevice(rpc, status, notice);
+    if (saved !== null) {
+      status = { ...status, deviceName: saved };
+      render();
+      refresh();
+    }
+    if (action === 'unlock') {
+      await askPassphrase();
+    } else if (action === 'turnOn' || action === 'change') {
+      const done = await (action === 'turnOn' ? turnOn(rpc) : changePassphrase(rpc));
+      if (done) await refresh(true);
+      await openDevice(done && action === 'change' ? t('change.done') : null);
+    }
+  }
+
   if (device) {
     device.replaceChildren(icon('device'), deviceName);
     device.addEventListener('click', async () => {
       if (!status) return;
-      const saved = await renameDevice(rpc, status.deviceName ?? '');
-      if (saved !== null) {
-        status = { ...status, deviceName: saved };
-        render();
-        refresh();
-      }
+      await openDevice();
       device.focus();
     });
   }
@@ -164,6 +209,8 @@ export function syncState(element, rpc, device = null) {
     let text;
     if (state === 'error') {
       text = t(REASONS[reason] ?? 'sync.stopped');
+    } else if (state === 'locked') {
+      text = t('sync.locked');
     } else if (state === 'offline') {
       text = pending ? t('sync.offlinePending', { n: number(pending) }) : t('sync.offline');
     } else if (state === 'syncing') {
@@ -182,15 +229,28 @@ export function syncState(element, rpc, device = null) {
     }
     element.dataset.sync = state;
     element.dataset.skipped = String(skipped.count);
-    element.textContent = text;
+    element.dataset.encryption = status.encryption ?? 'unknown';
+    if (state === 'locked' || reason === 'wrongPassphrase') {
+      // the same button every time: one that has focus keeps it
+      if (unlockButton.parentNode !== element) element.replaceChildren(unlockButton);
+      unlockButton.textContent = text;
+      unlockButton.setAttribute('aria-label', t('sync.unlockLabel', { word: text }));
+    } else {
+      element.textContent = text;
+    }
     element.title = title.join('\n');
   }
-  async function refresh() {
-    if (asking) return;
+  /** Asks how sync stands; `force`: even while a question is out (the answer to it may predate an unlock). */
+  async function refresh(force = false) {
+    if (asking && !force) return;
     asking = true;
     try {
       status = await rpc.call('sync.status');
       render();
+      // Locked: the page asks for the passphrase once, when no other dialog is open (else at a later refresh).
+      if (status.state === 'locked' && !prompted && !prompting && !document.querySelector('dialog[open]')) {
+        askPassphrase();
+      }
     } catch {
       // the connection is down: the banner says so; the next refresh tries again
     } finally {
