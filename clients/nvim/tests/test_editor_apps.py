@@ -230,7 +230,7 @@ def test_help_has_tags_for_every_app(editor, tmp_path):
     for tag in ("satchel", "satchel.setup()", ":Satchel", "satchel-notes", "satchel-reminders", "satchel-diary",
                 "satchel-messages", "satchel-board", "satchel-search", "satchel-health", "satchel-export",
                 "satchel-import", ":Satchel-export", ":Satchel-import", "satchel-merge", ":Satchel-device-name",
-                "hl-SatchelMerged"):
+                "satchel-encryption", ":Satchel-unlock", ":Satchel-passphrase", "hl-SatchelMerged"):
         editor.nvim.command(f"help {tag}")
         assert editor.nvim.eval("&filetype") == "help"
         editor.nvim.command("helpclose")
@@ -240,7 +240,7 @@ def test_the_command_completes_apps_and_arguments_and_alone_offers_a_picker(edit
     complete = lambda line: editor.nvim.call("getcompletion", line, "cmdline")
     assert complete("Satchel b") == ["board"]
     assert complete("Satchel ") == ["notes", "note", "reminders", "diary", "messages", "board", "search", "export",
-                                    "import", "device-name"]
+                                    "import", "device-name", "unlock", "passphrase"]
     assert complete("Satchel board h") == ["hot"]
     assert complete("Satchel note ") == ["new"]
     editor.keys(":Satchel<CR>")
