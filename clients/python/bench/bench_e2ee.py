@@ -96,7 +96,7 @@ def main() -> None:
                 print(f"| {name} | {plain:.2f} s | {sealed:.2f} s | {sealed / plain:.2f}x |")
             print(f"| `sync.unlock` (Argon2id, 3 passes over 64 MiB, and a round trip) | | {statistics.median(unlocks):.2f} s | |")
     finally:
-        cluster.close()
+        cluster.stop()
 
 
 if __name__ == "__main__":
