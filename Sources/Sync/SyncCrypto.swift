@@ -89,8 +89,8 @@ enum SyncCrypto {
         return hash.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
-    /// `bytes` padded to the size bucket its length falls in (a multiple of 256 bytes up to 4 KiB, then a
-    /// power of two; or a multiple of `block`), so a sealed size says only the bucket.
+    /// `bytes` padded to the size bucket its length falls in (a multiple of 64 bytes up to 1 KiB, of 256 up
+    /// to 4 KiB, then a power of two; or a multiple of `block`), so a sealed size says only the bucket.
     static func padded(_ bytes: [UInt8], block: Int? = nil) -> [UInt8] {
         let bucket = bucket(above: bytes.count, block: block)
         var buffer = bytes + [UInt8](repeating: 0, count: bucket - bytes.count)
@@ -110,8 +110,8 @@ enum SyncCrypto {
     /// The smallest bucket more than `count` bytes long.
     private static func bucket(above count: Int, block: Int?) -> Int {
         if let block { return (count / block + 1) * block }
-        var bucket = 256
-        while bucket <= count { bucket = bucket < 4096 ? bucket + 256 : bucket * 2 }
+        var bucket = 64
+        while bucket <= count { bucket = bucket < 1024 ? bucket + 64 : bucket < 4096 ? bucket + 256 : bucket * 2 }
         return bucket
     }
 }
