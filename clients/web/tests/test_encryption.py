@@ -78,7 +78,8 @@ def test_a_second_device_is_locked_until_the_passphrase_unlocks_it(bridge_factor
     cluster, binary = postgres()
     try:
         _, uris = cluster.database(binary, ["anna"])
-        laptop = page_factory(on=bridge_factory("--sync", uris["anna"]))
+        bridges = [bridge_factory("--sync", uris["anna"]), bridge_factory("--sync", uris["anna"])]
+        laptop = page_factory(on=bridges[0])
         laptop.open("notes")
         wait_synced(laptop)
         turn_on(laptop, PASSPHRASE)
@@ -86,7 +87,7 @@ def test_a_second_device_is_locked_until_the_passphrase_unlocks_it(bridge_factor
         new_note(laptop, "Sealed plan")
         wait_synced(laptop)
 
-        phone = page_factory(on=bridge_factory("--sync", uris["anna"]))
+        phone = page_factory(on=bridges[1])
         phone.open()  # the prompt comes as the page starts
         phone.wait_for("dialog .unlock-form", timeout=20)
         assert sync_state(phone)[1] == "Locked"
@@ -139,6 +140,9 @@ def test_a_second_device_is_locked_until_the_passphrase_unlocks_it(bridge_factor
         laptop.wait_until(lambda: "Written while locked" in note_titles(laptop), timeout=20,
                           message="the phone's note on the laptop")
         assert laptop.console_errors() == [] and phone.console_errors() == []
+        for bridge in bridges:  # the passphrase passes through the bridge, and is never written down
+            bridge.stop()
+            assert PASSPHRASE not in "".join(bridge.stderr)
     finally:
         cluster.stop()
 
