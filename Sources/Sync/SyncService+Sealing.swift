@@ -36,6 +36,8 @@ extension SyncService {
     }
 
     static let checkText = Array("satchel key check".utf8)
+    /// The shortest passphrase an account's encryption is turned on or changed with, in characters.
+    public static let leastPassphrase = 8
 
     private func checkIdentity() -> [UInt8] { Array("satchel/1|\(account)|key".utf8) }
 
@@ -149,6 +151,9 @@ extension SyncService {
         return try withLinkError { () throws(PGError) -> Encryption in
             try withRoundConnection { connection throws(PGError) -> Encryption in
                 guard let found = try readAccountKey(connection) else {
+                    // Turning encryption on: a passphrase that guards the account from then on is 8
+                    // characters at least, as a new one is.
+                    guard passphrase.count >= Self.leastPassphrase else { return .off }
                     _ = try turnOn(connection, passphrase: passphrase)
                     return .on
                 }

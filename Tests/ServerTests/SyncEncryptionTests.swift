@@ -33,6 +33,8 @@ import Testing
         let folder = try SyncNotesTests.folder()
         let laptop = try Device("laptop", database, folder: folder)
         #expect(SyncAppsTests.wait(laptop, for: "off") { $0.call("sync.status")?["result"]?["encryption"]?.stringValue ?? "" } == "off")
+        #expect(Self.unlock(laptop, "short")?["error"]?["data"] == ["reason": "passphraseTooShort", "field": "passphrase", "limit": 8])
+        #expect(laptop.call("sync.status")?["result"]?["encryption"] == "off")
         // The first device with a passphrase turns the account's encryption on.
         #expect(Self.unlock(laptop)?["result"] == ["encryption": "on"])
         #expect(laptop.call("sync.status")?["result"]?["encryption"] == "on")

@@ -10,7 +10,7 @@ public enum Reason: String, Sendable, CaseIterable {
     case tooManyUploads, chunkTooLarge, uploadOffset, uploadIncomplete, uploadFinished
     case invalidDocument, notAnExport, unsupportedVersion, invalidPath, exportTooLarge, fileExists
     case noFileAccess, outsideClientRoots, outsideFilesRoot
-    case notAuthor, emptyName, nameTooLong, wrongPassphrase
+    case notAuthor, emptyName, nameTooLong, wrongPassphrase, passphraseTooShort
     // The upstream feed (-32004).
     case connectionFailed, timeout, httpStatus, malformedResponse, invalidMessage, responseTooLarge
     // Sync with PostgreSQL (-32004 too).

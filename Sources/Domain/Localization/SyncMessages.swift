@@ -41,5 +41,10 @@ enum SyncMessages {
             .russian: "Эта фраза-пароль не открывает зашифрованные заметки, фото, дневник и напоминания аккаунта",
             .japanese: "このパスフレーズでは、このアカウントの暗号化されたノート・写真・日記・リマインダーを開けません",
         ],
+        "passphraseTooShort": [
+            .english: "A passphrase that encrypts this account is at least {limit} characters",
+            .russian: "Фраза-пароль для шифрования аккаунта — не короче {limit} символов",
+            .japanese: "このアカウントを暗号化するパスフレーズは {limit} 文字以上です",
+        ],
     ]
 }

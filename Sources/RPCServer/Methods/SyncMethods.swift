@@ -266,7 +266,7 @@ enum SyncMethods {
             },
             RPCMethod.waitingOnNetwork(
                 "sync.unlock",
-                summary: "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it. Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
+                summary: "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it (8 characters at least: -32002 passphraseTooShort). Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
                 params: [passphrase.spec],
                 result: Schema.object([("encryption", Schema.enumeration(["on"]))], required: ["encryption"])
             ) { params, _ in
@@ -276,6 +276,10 @@ enum SyncMethods {
                     start: { () },
                     wait: { _, _ throws(DomainError) in try service.unlock(passphrase: given) },
                     finish: { _, encryption in
+                        if encryption == .off {
+                            throw DomainError.validation(
+                                reason: .passphraseTooShort, field: "passphrase", limit: Int64(SyncService.leastPassphrase))
+                        }
                         guard encryption == .on else { throw DomainError.validation(reason: .wrongPassphrase, field: "passphrase") }
                         if let key = service.takeUnsavedKey() {
                             try store.sync.setSealingKey(key)

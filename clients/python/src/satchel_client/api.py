@@ -76,7 +76,7 @@ METHODS: dict[str, str] = {
     'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
     'sync.status': 'How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.',
     'sync.setDeviceName': 'Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.',
-    'sync.unlock': "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it. Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
+    'sync.unlock': "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it (8 characters at least: -32002 passphraseTooShort). Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
     'sync.changePassphrase': "Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002 wrongPassphrase when passphrase is not the current one.",
     'text.merge': 'Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.',
     'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
@@ -1767,9 +1767,9 @@ class Sync(Namespace):
         timeout: float | None | Unset = UNSET,
     ) -> SyncUnlockResult:
         """Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the
-        key is kept in this database); an account without encryption turns it on with it. Losing the
-        passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not
-        unlock them.
+        key is kept in this database); an account without encryption turns it on with it (8 characters at
+        least: -32002 passphraseTooShort). Losing the passphrase loses the synced copy, not this device's
+        data. -32002 wrongPassphrase when it does not unlock them.
 
         Args:
             passphrase: The account's passphrase.
