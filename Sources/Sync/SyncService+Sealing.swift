@@ -82,7 +82,7 @@ extension SyncService {
         let (key, passphrase) = sealing.withLock { ($0.key, $0.passphrase) }
         guard let found else {
             sealing.withLock { $0.encryption = .off }
-            if let passphrase { _ = try? turnOn(connection, passphrase: passphrase) }
+            if let passphrase, passphrase.count >= Self.leastPassphrase { _ = try? turnOn(connection, passphrase: passphrase) }
             return
         }
         guard SyncCrypto.isAvailable else {
@@ -158,8 +158,12 @@ extension SyncService {
                     return .on
                 }
                 guard let key = unwrap(found, passphrase: passphrase) else {
-                    sealing.withLock { $0.encryption = .locked }
-                    update { $0.problem = .wrongPassphrase; $0.lastError = "the passphrase does not unlock \(account)'s encrypted apps" }
+                    // A device already unlocked stays so; one that is not says what stops it.
+                    let unlocked = sealing.withLock { $0.encryption == .on }
+                    if !unlocked {
+                        sealing.withLock { $0.encryption = .locked }
+                        update { $0.problem = .wrongPassphrase; $0.lastError = "the passphrase does not unlock \(account)'s encrypted apps" }
+                    }
                     return .locked
                 }
                 sealing.withLock { ($0.key, $0.unsaved, $0.encryption) = (key, true, .on) }

@@ -38,6 +38,10 @@ import Testing
         // The first device with a passphrase turns the account's encryption on.
         #expect(Self.unlock(laptop)?["result"] == ["encryption": "on"])
         #expect(laptop.call("sync.status")?["result"]?["encryption"] == "on")
+        // A wrong passphrase on a device already unlocked is refused, and the device stays unlocked.
+        #expect(Self.unlock(laptop, "not the passphrase")?["error"]?["data"]?["reason"] == "wrongPassphrase")
+        #expect(laptop.call("sync.status")?["result"]?["encryption"] == "on")
+        #expect(laptop.call("sync.status")?["result"]?["state"] != "error")
         let beach = try SyncAppsTests.photo(folder, "beach", red: 200)
         _ = laptop.call("notes.create", ["title": "MARKER-TITLE", "content": "MARKER-CONTENT"])
         _ = laptop.call("photos.add", ["image": ["path": .string(beach)], "caption": "MARKER-CAPTION"])
