@@ -1,4 +1,5 @@
 import CSodium
+import Domain
 
 /// The cryptography of end-to-end encrypted sync, all of it libsodium's: an account's key (256 random bits)
 /// is wrapped with a key derived from the person's passphrase (Argon2id, ``passes`` passes over
@@ -86,7 +87,7 @@ enum SyncCrypto {
         var hash = [UInt8](repeating: 0, count: 32)
         let bytes = Array(text.utf8)
         _ = sodium.genericHash(&hash, 32, bytes, UInt64(bytes.count), key, keyBytes)
-        return hash.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        return Hex.encode(hash)
     }
 
     /// `bytes` padded to the size bucket its length falls in (a multiple of 64 bytes up to 1 KiB, of 256 up

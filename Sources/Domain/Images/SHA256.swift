@@ -23,10 +23,7 @@ public struct SHA256 {
     public static func hexDigest(_ bytes: [UInt8]) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
-        return hasher.finalize().map { byte in
-            let hex = Array("0123456789abcdef".utf8)
-            return String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
+        return Hex.encode(hasher.finalize())
     }
 
     /// Adds `bytes` to the message.

@@ -45,7 +45,7 @@ public final class SyncStateStore: Store {
         super.init(context)
     }
 
-    private lazy var select = Prepared(database, "SELECT value FROM sync_state WHERE key = ?1")
+    lazy var select = Prepared(database, "SELECT value FROM sync_state WHERE key = ?1")
     lazy var upsert = Prepared(
         database, "INSERT INTO sync_state(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2")
 
@@ -59,36 +59,8 @@ public final class SyncStateStore: Store {
         }
     }
 
-    /// The longest name a device takes, in characters.
-    public static let maximumDeviceNameLength = SyncEdit.maximumNameLength
-
-    /// This device's name, as its rows tell other devices (a conflict copy names where the version it keeps
-    /// was written): the one set, else the machine's host name.
-    public func deviceName() throws(DomainError) -> String {
-        try storage { try currentDeviceName() }
-    }
-
-    private var knownDeviceName: String?
-
-    private func currentDeviceName() throws -> String {
-        if let knownDeviceName { return knownDeviceName }
-        var name = try select.text([.text("deviceName")]) ?? ProcessInfo.processInfo.hostName
-        if name.isEmpty { name = "device" }
-        name = String(name.prefix(Self.maximumDeviceNameLength))
-        knownDeviceName = name
-        return name
-    }
-
-    /// Names this device (1 to 64 characters, spaces at its ends left out): its rows from now on say so.
-    public func setDeviceName(_ name: String) throws(DomainError) {
-        var trimmed = Substring(name).drop { $0.isWhitespace }
-        while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
-        let name = String(trimmed)
-        if TextRules.isBlank(name) { throw .validation(reason: .emptyName, field: "name") }
-        try TextRules.check(name, field: "name", characters: Self.maximumDeviceNameLength, reason: .nameTooLong)
-        try storage { try group.transaction { try upsert.run([.text("deviceName"), .text(name)]) } }
-        knownDeviceName = name
-    }
+    /// This device's name once read (SyncStateStore+Device.swift).
+    var knownDeviceName: String?
 
     /// The time zone a conflict copy's label tells the time in.
     public var zone: TimeZoneRules = .gmt
@@ -130,6 +102,10 @@ public final class SyncStateStore: Store {
         """)
 
     private lazy var countHeld = Prepared(database, "SELECT count(*) FROM sync_held")
+    // Private changes a locked device holds back (SyncStateStore+Device.swift).
+    lazy var insertHeld = Prepared(database, "INSERT OR IGNORE INTO sync_held(seq) VALUES (?1)")
+    lazy var firstHeld = Prepared(database, "SELECT min(seq) FROM sync_held")
+    lazy var clearHeld = Prepared(database, "DELETE FROM sync_held")
 
     /// How many local changes are not yet in PostgreSQL (those a locked device holds back among them).
     public func pending() throws(DomainError) -> Int {
@@ -358,44 +334,6 @@ public final class SyncStateStore: Store {
     }
 
     private lazy var forgetSkipped = Prepared(database, "DELETE FROM sync_skip WHERE seq <= ?1")
-    private lazy var insertHeld = Prepared(database, "INSERT OR IGNORE INTO sync_held(seq) VALUES (?1)")
-    private lazy var firstHeld = Prepared(database, "SELECT min(seq) FROM sync_held")
-    private lazy var clearHeld = Prepared(database, "DELETE FROM sync_held")
-
-    /// Sends what a locked device held back: the push goes back to the first entry held (entries sent since
-    /// go again, and PostgreSQL adds nothing twice).
-    public func releaseHeld() throws(DomainError) {
-        try storage {
-            try group.transaction {
-                guard let first = try firstHeld.integer() else { return }
-                try upsert.run([.text("pushed"), .text(String(min(first - 1, try number("pushed"))))])
-                try clearHeld.run()
-            }
-        }
-    }
-
-    /// The key that seals this device's account's private apps, once it has it (kept in this database, as
-    /// the plaintext is).
-    public func sealingKey() throws(DomainError) -> [UInt8]? {
-        try storage {
-            guard let hex = try select.text([.text("sealingKey")]), hex.count == 64 else { return nil }
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-                bytes.append(byte)
-                index = next
-            }
-            return bytes
-        }
-    }
-
-    public func setSealingKey(_ key: [UInt8]) throws(DomainError) {
-        let hex = key.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        try storage { try group.transaction { try upsert.run([.text("sealingKey"), .text(hex)]) } }
-    }
-
     /// What was pushed is in PostgreSQL: the entries through `through` are done, but `held` (kept to send
     /// once unlocked), and each pushed entity awaits its row in the log.
     public func pushed(_ rows: [PushRow], through: Int64, held: [Int64] = []) throws(DomainError) {
