@@ -37,7 +37,9 @@ struct SyncSealer: Sendable {
         var sealed = row
         sealed.images = row.images.map(name)
         guard row.op == "put", let body = row.body else { return sealed }
-        let plaintext = Array(((row.fields?.joined(separator: ",")).map { "fields:" + $0 } ?? "fields*") .utf8) + [10] + Array(body.utf8)
+        // The fields it changed ("fields:title,content"; "fields*": every field), a line break, the body.
+        let head = row.fields.map { "fields:" + $0.joined(separator: ",") } ?? "fields*"
+        let plaintext = Array(head.utf8) + [10] + Array(body.utf8)
         let box = SyncCrypto.seal(
             SyncCrypto.padded(plaintext), key: key,
             associated: identity(row.domain, row.entity, device: device, deviceSeq: row.deviceSeq))
