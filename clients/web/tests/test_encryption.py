@@ -32,6 +32,8 @@ def new_note(page, title: str) -> None:
     page.wait_for("dialog .note-editor")
     page.driver.switch_to.active_element.send_keys(title, Keys.ENTER)
     page.wait_gone("dialog")
+    # The dialog closes before the list draws the new row: wait for the row itself.
+    page.wait_until(lambda: title in note_titles(page), message=f"{title!r} listed")
 
 
 def note_titles(page) -> list[str]:
