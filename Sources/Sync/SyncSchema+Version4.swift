@@ -123,10 +123,61 @@ extension SyncSchema {
             INSERT INTO satchel.images(account, sha256, data) VALUES (me, put_image.sha256, data);
         END $$
         """,
+        // Lets go of the calling account's plaintext private versions (written before it was encrypted)
+        // that a later sealed version of the same entity superseded, as a push lets go of superseded
+        // versions: once every device of the account has pulled them and every later row stood on them.
+        // Answers how many plaintext versions are left.
+        """
+        CREATE FUNCTION satchel.forget_plaintext() RETURNS bigint
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+        AS $$
+        DECLARE
+            me name := session_user;
+            freed bigint;
+            gone text[];
+            left_over bigint;
+        BEGIN
+            IF NOT EXISTS (SELECT 1 FROM satchel.keys k WHERE k.account = me) THEN
+                RETURN 0;
+            END IF;
+            PERFORM satchel.hold_account(me);
+            WITH candidates AS (
+                SELECT c.domain, c.entity, max(c.seq) AS through
+                FROM satchel.changes c
+                WHERE c.account = me AND c.op = 'put' AND c.domain IN ('notes', 'photos', 'diary', 'reminders')
+                  AND NOT (c.body ? 'sealed')
+                  AND c.seq <= (SELECT min(dv.pulled) FROM satchel.devices dv WHERE dv.account = me)
+                  AND EXISTS (SELECT 1 FROM satchel.changes n
+                      WHERE n.account = me AND n.domain = c.domain AND n.entity = c.entity AND n.op = 'put'
+                        AND n.seq > c.seq AND n.body ? 'sealed')
+                GROUP BY c.domain, c.entity),
+            settled AS (
+                SELECT k.* FROM candidates k WHERE NOT EXISTS (
+                    SELECT 1 FROM satchel.changes later
+                    WHERE later.account = me AND later.domain = k.domain AND later.entity = k.entity
+                      AND later.seq > k.through AND coalesce(later.base, 0) < k.through)),
+            superseded AS (
+                DELETE FROM satchel.changes c USING settled k
+                WHERE c.account = me AND c.domain = k.domain AND c.entity = k.entity AND c.op = 'put'
+                  AND c.seq <= k.through
+                RETURNING c.bytes, c.images)
+            SELECT coalesce(sum(superseded.bytes), 0), coalesce(array_agg(DISTINCT h) FILTER (WHERE h IS NOT NULL), '{}')
+            INTO freed, gone
+            FROM superseded LEFT JOIN LATERAL unnest(superseded.images) h ON true;
+            PERFORM satchel.let_go(me, freed, gone);
+            SELECT count(*) INTO left_over FROM satchel.changes c
+            WHERE c.account = me AND c.op = 'put' AND c.domain IN ('notes', 'photos', 'diary', 'reminders')
+              AND NOT (c.body ? 'sealed');
+            RETURN left_over;
+        END $$
+        """,
         """
         REVOKE ALL ON FUNCTION satchel.row_fault(jsonb, name, bigint), satchel.row_shape_fault(jsonb, name, bigint)
         FROM PUBLIC
         """,
-        "GRANT EXECUTE ON FUNCTION satchel.account_key(), satchel.set_account_key(bytea, integer, bigint, bytea, bytea, bytea) TO PUBLIC",
+        """
+        GRANT EXECUTE ON FUNCTION satchel.account_key(), satchel.set_account_key(bytea, integer, bigint, bytea, bytea, bytea),
+            satchel.forget_plaintext() TO PUBLIC
+        """,
     ]
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Domain
 import Synchronization
 
@@ -31,6 +32,12 @@ extension SyncService {
         var key: [UInt8]?
         /// A key unwrapped here that the device's database does not hold yet (``takeUnsavedKey()``).
         var unsaved = false
+        /// This device made the account's key (turned encryption on): what the account has is sealed anew.
+        var made = false
+        /// Plaintext rows PostgreSQL still keeps of the account (from before it was encrypted), when last
+        /// asked, and when that was: an unlocked device lets go of those its sealed rows superseded.
+        var plaintextLeft: Int64?
+        var plaintextAsked: UInt64 = 0
         /// The passphrase the environment gave (`SATCHEL_SYNC_PASSPHRASE`), used when the link connects.
         var passphrase: String?
     }
@@ -49,12 +56,13 @@ extension SyncService {
         }
     }
 
-    /// A key unwrapped on the link's thread, for the loop to keep in the device's database (once).
-    public func takeUnsavedKey() -> [UInt8]? {
+    /// A key unwrapped on the link's thread, for the loop to keep in the device's database (once); `made`:
+    /// this device turned the account's encryption on with it.
+    public func takeUnsavedKey() -> (key: [UInt8], made: Bool)? {
         sealing.withLock { state in
-            guard state.unsaved else { return nil }
-            state.unsaved = false
-            return state.key
+            guard state.unsaved, let key = state.key else { return nil }
+            defer { (state.unsaved, state.made) = (false, false) }
+            return (key, state.made)
         }
     }
 
@@ -138,7 +146,7 @@ extension SyncService {
             throw PGError(kind: .statement, sqlState: nil, message: "Argon2id could not have the memory it needs")
         }
         try store(made, replacing: nil, connection)
-        sealing.withLock { ($0.key, $0.unsaved, $0.encryption) = (key, true, .on) }
+        sealing.withLock { ($0.key, $0.unsaved, $0.made, $0.encryption) = (key, true, true, .on) }
         update { if $0.problem == .wrongPassphrase { $0.problem = nil; $0.lastError = nil } }
         return key
     }
@@ -186,6 +194,25 @@ extension SyncService {
                 return true
             }
         }
+    }
+
+    /// How often, at most, an unlocked device asks PostgreSQL to let go of plaintext its sealed rows
+    /// superseded, while there is some (it can go only once every device of the account pulled it).
+    static let plaintextInterval: UInt64 = 30_000_000_000
+
+    /// Lets go of the account's plaintext rows that sealed ones superseded, once every device pulled them:
+    /// on an unlocked device that has caught up, while PostgreSQL says some are left — after it pushed
+    /// sealed rows, else at most every ``plaintextInterval`` (another device's pull may be what they wait
+    /// for).
+    func forgetPlaintext(_ connection: PGConnection, sealedPushed: Bool) throws(PGError) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = sealing.withLock { state in
+            state.plaintextLeft != 0
+                && (state.plaintextLeft == nil || sealedPushed || now - state.plaintextAsked >= Self.plaintextInterval)
+        }
+        guard due else { return }
+        let left = try connection.execute("SELECT satchel.forget_plaintext()", []).first?[0].flatMap { Int64($0) }
+        sealing.withLock { ($0.plaintextLeft, $0.plaintextAsked) = (left, now) }
     }
 
     private func withLinkError<T>(_ body: () throws(PGError) -> T) throws(DomainError) -> T {

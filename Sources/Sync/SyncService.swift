@@ -276,6 +276,9 @@ public final class SyncService: Sendable {
                             bytes: size))
                 }
                 let more = found.count == limit || bytes >= Self.pullBytes
+                if sealer != nil && !more {
+                    try forgetPlaintext(connection, sealedPushed: rows.contains { SyncSealer.privateDomains.contains($0.domain) })
+                }
                 var remaining: Int64?
                 if more && countRemaining {
                     remaining = try connection.execute("SELECT satchel.pending_rows($1::jsonb)", [cursor])

@@ -146,4 +146,61 @@ import Testing
         // And they went sealed.
         #expect(!(try Self.dump(database)).contains("Made offline"))
     }
+
+    @Test func anAccountThatTurnsEncryptionOnLetsGoOfWhatPostgreSQLKeptInPlaintext() throws {
+        let database = try SyncNotesTests.shared(["alice"])
+        let folder = try SyncNotesTests.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        // A history in plaintext: versions of a note, a photo note, a diary post, a reminder.
+        let note = try #require(laptop.call("notes.create", ["title": "PLAIN-TITLE", "content": "PLAIN-ONE"])?["result"]?["id"])
+        _ = laptop.call("notes.update", ["id": note, "content": "PLAIN-ONE PLAIN-TWO"])
+        let beach = try SyncAppsTests.photo(folder, "beach", red: 120)
+        _ = laptop.call("photos.add", ["image": ["path": .string(beach)], "caption": "PLAIN-CAPTION"])
+        _ = desktop.call("diary.create", ["text": "PLAIN-DIARY"])
+        _ = SyncAppsTests.remind(desktop, "PLAIN-REMINDER")
+        laptop.waitPushed()
+        desktop.waitPushed()
+        #expect(laptop.waitForTitles(["PLAIN-TITLE"]) == ["PLAIN-TITLE"])
+        #expect(SyncAppsTests.wait(laptop, for: ["PLAIN-REMINDER"], SyncAppsTests.reminders) == ["PLAIN-REMINDER"])
+        #expect(SyncAppsTests.wait(desktop, for: 1) { SyncAppsTests.items($0, "photos.list").count } == 1)
+        let markers = ["PLAIN-TITLE", "PLAIN-ONE", "PLAIN-CAPTION", "PLAIN-DIARY", "PLAIN-REMINDER"]
+        let before = try Self.dump(database)
+        #expect(markers.allSatisfy(before.contains), "the history was there in plaintext")
+        #expect(before.contains("\\\\xffd8ff"))
+
+        // The laptop turns encryption on: what the account has goes out again, sealed, and once every
+        // device has pulled the plaintext versions (the desktop had), PostgreSQL lets go of them.
+        #expect(Self.unlock(laptop)?["result"] == ["encryption": "on"])
+        _ = laptop.call("sync.now")
+        let deadline = Date().addingTimeInterval(SyncNotesTests.syncDeadline)
+        var dump = try Self.dump(database)
+        while (markers.contains(where: dump.contains) || dump.contains("\\\\xffd8ff")) && Date() < deadline {
+            usleep(200_000)
+            _ = laptop.call("sync.now")
+            dump = try Self.dump(database)
+        }
+        for marker in markers { #expect(!dump.contains(marker), "\(marker) is in the dump") }
+        #expect(!dump.contains("\\\\xffd8ff"), "the photo's plaintext bytes are in the dump")
+
+        // Nothing changed on the devices; the desktop unlocks and goes on; a new device has it all.
+        #expect(Self.unlock(desktop)?["result"] == ["encryption": "on"])
+        _ = desktop.call("notes.update", ["id": note, "content": "PLAIN-ONE PLAIN-TWO SEALED-THREE"])
+        desktop.waitPushed()
+        let tablet = try Device("tablet", database, folder: folder)
+        #expect(Self.unlock(tablet)?["result"] == ["encryption": "on"])
+        #expect(tablet.waitForTitles(["PLAIN-TITLE"]) == ["PLAIN-TITLE"])
+        for device in [laptop, tablet] {
+            #expect(SyncAppsTests.wait(device, for: "PLAIN-ONE PLAIN-TWO SEALED-THREE") {
+                $0.call("notes.get", ["id": note])?["result"]?["content"]?.stringValue ?? ""
+            } == "PLAIN-ONE PLAIN-TWO SEALED-THREE")
+        }
+        #expect(SyncAppsTests.wait(tablet, for: ["PLAIN-REMINDER"], SyncAppsTests.reminders) == ["PLAIN-REMINDER"])
+        #expect(SyncAppsTests.wait(tablet, for: 1) { SyncAppsTests.items($0, "photos.list").count } == 1)
+        #expect(SyncAppsTests.items(tablet, "photos.list").first?["caption"] == "PLAIN-CAPTION")
+        #expect(SyncAppsTests.items(tablet, "diary.list").first?["excerpt"] == "PLAIN-DIARY")
+        // And the photo itself came, sealed and opened.
+        let photo = try #require(SyncAppsTests.items(tablet, "photos.list").first?["id"])
+        #expect(tablet.call("photos.get", ["id": photo])?["result"]?["image"] != nil)
+    }
 }

@@ -58,7 +58,57 @@ extension SyncStateStore {
         }
     }
 
-    public func setSealingKey(_ key: [UInt8]) throws(DomainError) {
-        try storage { try group.transaction { try upsert.run([.text("sealingKey"), .text(Hex.encode(key))]) } }
+    /// Keeps `key`. `restate`: this device turned the account's encryption on, so the versions it pulls
+    /// from then on are sealed anew (``restate()``), and what PostgreSQL kept in plaintext can go.
+    public func setSealingKey(_ key: [UInt8], restate: Bool = false) throws(DomainError) {
+        try storage {
+            try group.transaction {
+                try upsert.run([.text("sealingKey"), .text(Hex.encode(key))])
+                if restate { try upsert.run([.text("restate"), .text("1")]) }
+            }
+        }
+    }
+
+    private static let privateEntitiesSQL = """
+        SELECT domain, entity FROM sync_entities
+        WHERE known > 0 AND domain IN ('notes', 'photos', 'diary', 'reminders') ORDER BY known
+        """
+    private static let deleteRestateSQL = "DELETE FROM sync_state WHERE key = 'restate'"
+
+    /// Once asked (``setSealingKey(_:restate:)``) and caught up with the log: every private entity the log
+    /// has a version of, and this device too, gets a change-log entry, so that its state goes out again,
+    /// sealed. Such a row changes no field (the entity's version stays as it is on every device); it
+    /// supersedes the plaintext versions before it, which PostgreSQL then lets go. Answers how many.
+    public func restate() throws(DomainError) -> Int {
+        try storage {
+            guard try select.text([.text("restate")]) != nil else { return 0 }
+            return try group.transaction {
+                var count = 0
+                let now = clock.nowMilliseconds()
+                var entities: [(String, String)] = []
+                try Prepared(database, Self.privateEntitiesSQL).forEachRow { entities.append(($0.text(0), $0.text(1))) }
+                for (domain, id) in entities {
+                    guard let kind = ChangeDomain(rawValue: domain), try hasVersion(kind, id) else { continue }
+                    try changes.record(kind, .updated, id: id, at: now)
+                    count += 1
+                }
+                try database.run(Self.deleteRestateSQL)
+                return count
+            }
+        }
+    }
+
+    private func hasVersion(_ domain: ChangeDomain, _ id: String) throws -> Bool {
+        func has<D: SyncDomain>(_ kind: D) throws -> Bool {
+            if case .version = try kind.read(id) { return true }
+            return false
+        }
+        switch domain {
+        case .notes: return try has(notes)
+        case .photos: return try has(photos)
+        case .diary: return try has(diary)
+        case .reminders: return try has(reminders)
+        default: return false
+        }
     }
 }

@@ -105,6 +105,15 @@ enum SyncMethods {
         var countRemaining: Bool
     }
 
+    /// Keeps in the device's database a key unwrapped (or made) on a waiting thread; answers whether there
+    /// was one.
+    @discardableResult
+    static func keepUnsavedKey(store: DataStore, service: SyncService) throws -> Bool {
+        guard let (key, made) = service.takeUnsavedKey() else { return false }
+        try store.sync.setSealingKey(key, restate: made)
+        return true
+    }
+
     /// A round of sync as network steps: what to push read on the loop thread, the push and the pull on a
     /// waiting thread (images fetched are checked and made ready there too), what was pulled applied on
     /// the loop thread. Runs again (`Again`) while there is more, or images to upload or fetch first.
@@ -117,7 +126,7 @@ enum SyncMethods {
                 // what was held back while locked goes now. (Before PostgreSQL says whether the account is
                 // encrypted, nothing is held: PostgreSQL refuses an unsealed private row of an encrypted
                 // account, and the round goes again knowing.)
-                if let key = service.takeUnsavedKey() { try store.sync.setSealingKey(key) }
+                try keepUnsavedKey(store: store, service: service)
                 let locked = service.encryption == .locked
                 if !locked { try store.sync.releaseHeld() }
                 let (rows, through, held) = try store.sync.pushBatch(limit: batch, holdingPrivate: locked)
@@ -182,6 +191,10 @@ enum SyncMethods {
                     totals.fetch = summary.missingImages
                     throw NetworkSteps.Again()
                 }
+                // Encryption turned on here (by this round too): once caught up, what the account has goes
+                // out again, sealed.
+                try keepUnsavedKey(store: store, service: service)
+                if !pulled.more, service.encryption == .on, try store.sync.restate() > 0 { throw NetworkSteps.Again() }
                 if pulled.more || (!load.rows.isEmpty && pending > 0) { throw NetworkSteps.Again() }
                 totals.finished = true
                 return [
@@ -281,10 +294,7 @@ enum SyncMethods {
                                 reason: .passphraseTooShort, field: "passphrase", limit: Int64(SyncService.leastPassphrase))
                         }
                         guard encryption == .on else { throw DomainError.validation(reason: .wrongPassphrase, field: "passphrase") }
-                        if let key = service.takeUnsavedKey() {
-                            try store.sync.setSealingKey(key)
-                            try store.sync.releaseHeld()
-                        }
+                        if try keepUnsavedKey(store: store, service: service) { try store.sync.releaseHeld() }
                         service.wakeSoon()
                         return ["encryption": "on"]
                     })
