@@ -60,16 +60,23 @@ enum SyncCrypto {
     /// What `sealed` holds, if it was sealed under `key` with `associated`: `nil` for anything else (a byte
     /// changed, another entity's ciphertext, another key).
     static func open(_ sealed: [UInt8], key: [UInt8], associated: [UInt8]) -> [UInt8]? {
+        sealed.withUnsafeBytes { open($0, key: key, associated: associated) }
+    }
+
+    /// ``open(_:key:associated:)`` of bytes where they lie (a pulled row's, decoded from base64).
+    static func open(_ sealed: UnsafeRawBufferPointer, key: [UInt8], associated: [UInt8]) -> [UInt8]? {
         precondition(key.count == keyBytes, "a key is 32 bytes")
-        guard sealed.count >= nonceBytes + tagBytes else { return nil }
-        let nonce = Array(sealed.prefix(nonceBytes))
-        let ciphertext = Array(sealed.dropFirst(nonceBytes))
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
+        guard sealed.count >= nonceBytes + tagBytes, let start = sealed.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            return nil
+        }
+        var plaintext = [UInt8](repeating: 0, count: sealed.count - nonceBytes - tagBytes)
         var length: UInt64 = 0
         let result = sodium.decrypt(
-            &plaintext, &length, nil, ciphertext, UInt64(ciphertext.count), associated, UInt64(associated.count), nonce,
-            key)
-        return result == 0 ? Array(plaintext.prefix(Int(length))) : nil
+            &plaintext, &length, nil, start + nonceBytes, UInt64(sealed.count - nonceBytes), associated,
+            UInt64(associated.count), start, key)
+        guard result == 0 else { return nil }
+        if Int(length) < plaintext.count { plaintext.removeLast(plaintext.count - Int(length)) }
+        return plaintext
     }
 
     /// A subkey of `key` for one purpose (libsodium's key derivation: `number` in the context "satchel").
@@ -102,10 +109,15 @@ enum SyncCrypto {
 
     /// `padded` without its padding: `nil` when it is not padded so.
     static func unpadded(_ padded: [UInt8], block: Int? = nil) -> [UInt8]? {
+        unpaddedLength(padded, block: block).map { Array(padded.prefix($0)) }
+    }
+
+    /// How long `padded` is without its padding: `nil` when it is not padded so.
+    static func unpaddedLength(_ padded: [UInt8], block: Int? = nil) -> Int? {
         guard !padded.isEmpty, bucket(above: padded.count - 1, block: block) == padded.count else { return nil }
         var length = 0
         guard sodium.unpad(&length, padded, padded.count, padded.count) == 0 else { return nil }
-        return Array(padded.prefix(length))
+        return length
     }
 
     /// The smallest bucket more than `count` bytes long.

@@ -48,35 +48,46 @@ struct SyncSealer: Sendable {
         return sealed
     }
 
-    /// The base64 text of a sealed body, as PostgreSQL gives it back (`{"id": …, "sealed": "…"}`): found
-    /// by its key, a JSON decoder's work saved on every row of a pull (base64 has no quotes nor escapes).
-    static func sealedText(_ body: String) -> Substring? {
-        let utf8 = body.utf8
-        for key in ["\"sealed\": \"", "\"sealed\":\""] {
-            guard let found = body.firstRange(of: key) else { continue }
-            guard let end = utf8[found.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-            return body[found.upperBound..<end]
-        }
-        return nil
+    /// Where the base64 text of a sealed body lies, as PostgreSQL gives it back (`{"id": …, "sealed":
+    /// "…"}`, `sealed` last: jsonb orders keys by length): between the last quote but one and the last,
+    /// after the key. Found in the bytes, a JSON decoder's work saved on every row of a pull (base64 has no
+    /// quotes nor escapes).
+    static func sealedRange(_ body: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let quote = UInt8(ascii: "\"")
+        var end = body.count - 1
+        while end >= 0 && body[end] != quote { end -= 1 }
+        var start = end - 1
+        while start >= 0 && body[start] != quote { start -= 1 }
+        guard start >= 0 else { return nil }
+        var before = body[..<start]
+        while let last = before.last, last == UInt8(ascii: " ") || last == UInt8(ascii: ":") { before = before.dropLast() }
+        guard before.count >= 8, Array(before.suffix(8)) == Self.sealedKey else { return nil }
+        return (start + 1)..<end
     }
+
+    private static let sealedKey = Array("\"sealed\"".utf8)
 
     /// `row` as the device wrote it: a private put opened (its body and the fields it changed), or marked
     /// `tampered` when it does not open (a byte changed, a ciphertext moved from another row, not sealed).
     func open(_ row: PulledRow) -> PulledRow {
-        guard Self.privateDomains.contains(row.domain), row.op == "put", let body = row.body else { return row }
+        guard Self.privateDomains.contains(row.domain), row.op == "put", var body = row.body else { return row }
         var opened = row
-        guard let sealed = Self.sealedText(body), let box = Data(base64Encoded: String(sealed)),
-            let padded = SyncCrypto.open(
-                Array(box), key: key, associated: identity(row.domain, row.entity, device: row.device, deviceSeq: row.deviceSeq)),
-            let plaintext = SyncCrypto.unpadded(padded), let newline = plaintext.firstIndex(of: 10)
+        let box = body.withUTF8 { bytes in
+            Self.sealedRange(bytes).flatMap { Data(base64Encoded: Data(UnsafeBufferPointer(rebasing: bytes[$0]))) }
+        }
+        guard let box,
+            let padded = box.withUnsafeBytes({
+                SyncCrypto.open($0, key: key, associated: identity(row.domain, row.entity, device: row.device, deviceSeq: row.deviceSeq))
+            }),
+            let length = SyncCrypto.unpaddedLength(padded), let newline = padded[..<length].firstIndex(of: 10)
         else {
             opened.body = nil
             opened.fault = "tampered: its sealed body does not open with the account's key"
             return opened
         }
-        let head = String(decoding: plaintext[..<newline], as: UTF8.self)
+        let head = String(decoding: padded[..<newline], as: UTF8.self)
         opened.fields = head.hasPrefix("fields:") ? head.dropFirst(7).split(separator: ",").map(String.init) : nil
-        opened.body = String(decoding: plaintext[(newline + 1)...], as: UTF8.self)
+        opened.body = String(decoding: padded[(newline + 1)..<length], as: UTF8.self)
         return opened
     }
 

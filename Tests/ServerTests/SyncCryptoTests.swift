@@ -1,3 +1,4 @@
+@testable import Domain
 import Foundation
 import Testing
 
@@ -25,6 +26,27 @@ import Testing
         #expect(SyncCrypto.open(sealed, key: key, associated: Array("alice|notes|note_2".utf8)) == nil)
         #expect(SyncCrypto.open(sealed, key: SyncCrypto.random(SyncCrypto.keyBytes), associated: identity) == nil)
         #expect(SyncCrypto.open(Array(sealed.prefix(30)), key: key, associated: identity) == nil)
+    }
+
+    @Test func aSealedRowOpensAsPostgreSQLGivesItBackAndNothingElseDoes() throws {
+        let sealer = SyncSealer(key: SyncCrypto.random(SyncCrypto.keyBytes), account: "alice")
+        let body = #"{"id":"note_1","title":"Lighthouse","content":"at dawn"}"#
+        let row = PushRow(deviceSeq: 7, domain: "notes", entity: "note_1", op: "put", body: body, base: 3, fields: ["title"])
+        let sealed = try #require(sealer.seal(row, device: "d1").body)
+        let text = try #require(sealed.split(separator: "\"").dropLast().last)
+        func pulled(_ body: String) -> PulledRow {
+            PulledRow(seq: 9, device: "d1", own: false, deviceSeq: 7, domain: "notes", entity: "note_1", op: "put", body: body, base: 3)
+        }
+        // As pushed, and as jsonb writes it back (a space after each colon and comma).
+        for form in [sealed, #"{"id": "note_1", "sealed": "\#(text)"}"#] {
+            let opened = sealer.open(pulled(form))
+            #expect(opened.body == body && opened.fields == ["title"] && opened.fault == nil, "\(form)")
+        }
+        // Not sealed, a quote short, another key's name: refused, never shown.
+        for form in [body, #"{"id": "note_1", "sealed": "\#(text)}"#, #"{"id": "note_1", "sealing": "\#(text)"}"#, ""] {
+            let opened = sealer.open(pulled(form))
+            #expect(opened.body == nil && opened.fault?.hasPrefix("tampered") == true, "\(form)")
+        }
     }
 
     @Test func aPassphraseGivesTheSameKeyFromTheSameSaltAndAnotherFromAnother() throws {
