@@ -45,8 +45,9 @@ def test_a_photo_is_served_at_its_sizes_with_immutable_caching(bridge, page):
     assert len(body) < 30_000
     again, _, empty = fetch(bridge, f"/images/{image['id']}?size=thumbnail", {"If-None-Match": headers["ETag"]})
     assert again == 304 and empty == b""
-    status, headers, body = fetch(bridge, f"/images/{image['id']}")
-    assert status == 200 and headers["Content-Type"] == "image/png" and body == phone_png()
+    status, headers, body = fetch(bridge, f"/images/{image['id']}")  # no size: the display size, never the file
+    assert status == 200 and headers["Content-Type"] == "image/jpeg" and headers["ETag"].endswith('-display"')
+    assert fetch(bridge, f"/images/{image['id']}?size=original")[0] == 400
     assert fetch(bridge, f"/images/{image['id']}?size=huge")[0] == 400
     assert fetch(bridge, "/images/img_nothing?size=thumbnail")[0] == 404
     assert fetch(bridge, f"/images/{image['id']}?size=thumbnail", token=False)[0] == 403
@@ -178,3 +179,86 @@ def test_a_heic_photo_shows_in_the_list_and_in_the_post(bridge, page):
         (post,) = s.diary.list()["items"]
         assert s.diary.get(id=post["id"])["images"][0]["mimeType"] == "image/heic"
     page.screenshot("moments-heic")
+
+
+def located_jpeg(path, width: int = 4032, height: int = 3024) -> bytes:
+    """A phone's photo as its camera writes it: a JPEG whose EXIF names the camera and where it was taken."""
+    import io
+
+    from PIL import Image
+
+    picture = Image.new("RGB", (width, height), (40, 120, 190))
+    picture.paste((230, 200, 60), (0, height // 2, width, height))
+    exif = Image.Exif()
+    exif[0x010F], exif[0x0110] = "Harbourphone", "Harbourphone 15 Pro"  # Make, Model
+    exif[0x8825] = {1: "N", 2: (59.0, 56.0, 13.5), 3: "E", 4: (30.0, 18.0, 51.2)}  # GPS: a quay in the city
+    out = io.BytesIO()
+    picture.save(out, "JPEG", quality=90, exif=exif.tobytes())
+    path.write_bytes(out.getvalue())
+    return out.getvalue()
+
+
+#: Reads what a page may have of an image, over HTTP and over its own socket: for each, whether it came and
+#: whether it says where the photo was taken (the GPS tags) or with what (the camera's name).
+READ_AS_A_PAGE = """
+    const [id, done] = arguments;
+    const told = (bytes) => {
+      const text = new TextDecoder('latin1').decode(bytes);
+      return { bytes: bytes.length, camera: text.includes('Harbourphone'), exif: text.includes('Exif') };
+    };
+    (async () => {
+      const http = {};
+      for (const size of ['original', 'display', 'thumbnail', '']) {
+        const answer = await fetch(`/images/${id}${size ? `?size=${size}` : ''}`);
+        http[size || 'none'] = { status: answer.status, ...told(new Uint8Array(await answer.arrayBuffer())) };
+      }
+      const socket = new WebSocket(`ws://${location.host}/ws`);
+      const answers = {};
+      const asked = { 1: { id }, 2: { id, size: 'original' }, 3: [id, 'original'], 4: [id], 5: { id, size: 'display' } };
+      await new Promise((resolve) => socket.addEventListener('message', (event) => {
+        const message = JSON.parse(event.data);
+        if (message.method === 'bridge/status' && message.params.state === 'ready') {
+          for (const [key, params] of Object.entries(asked)) {
+            socket.send(JSON.stringify({ jsonrpc: '2.0', id: Number(key), method: 'images.get', params }));
+          }
+        } else if (message.id in asked) {
+          answers[message.id] = message.error
+            ? { code: message.error.code, reason: message.error.data?.reason }
+            : told(Uint8Array.from(atob(message.result.data), (c) => c.charCodeAt(0)));
+          if (Object.keys(answers).length === Object.keys(asked).length) resolve();
+        }
+      }));
+      socket.close();
+      done({ http, socket: answers });
+    })().catch((error) => done({ error: String(error) }));
+"""
+
+
+def test_no_location_leaves_through_the_bridge(bridge, page, tmp_path):
+    """A phone's photo, picked and saved: the page (and anything holding its token) gets its renditions,
+    which say nothing of where it was taken, never the file itself; the person's export still has it whole."""
+    photo = tmp_path / "quay.jpg"
+    original = located_jpeg(photo)
+    page.open("moments")
+    page.click("section[data-app='moments'] button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("The quay at dawn")
+    page.find("dialog input[type='file']").send_keys(str(photo))
+    page.wait_for("dialog .moment-picked-photo")
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog", timeout=30)
+    with Satchel(db=bridge.db) as s:
+        (post,) = s.diary.list()["items"]
+        image = s.diary.get(id=post["id"])["images"][0]
+        assert base64.b64decode(s.images.get(id=image["id"])["data"]) == original  # stored as it came
+    page.driver.set_script_timeout(60)
+    seen = page.driver.execute_async_script(READ_AS_A_PAGE, image["id"])
+    assert "error" not in seen, seen
+    http, socket = seen["http"], seen["socket"]
+    assert http["original"]["status"] == 400 and not http["original"]["camera"], http
+    for size in ("display", "thumbnail", "none"):
+        assert http[size]["status"] == 200 and http[size]["bytes"] > 1000, (size, http[size])
+        assert not http[size]["camera"] and not http[size]["exif"], (size, http[size])
+    for key in ("1", "2", "3", "4"):  # no size (the server's default is the original), or the original asked for
+        assert socket[key] == {"code": -32602, "reason": "originalNotRelayed"}, (key, socket[key])
+    assert socket["5"]["bytes"] > 1000 and not socket["5"]["camera"] and not socket["5"]["exif"]
+    assert page.find("section[data-app='moments'] .moment-card").is_displayed()

@@ -1,4 +1,4 @@
-"""Stored images as images: ``GET /images/<id>?size=thumbnail|display|original``; and photos sent as files:
+"""Stored images as images: ``GET /images/<id>?size=thumbnail|display``; and photos sent as files:
 ``POST /uploads?page=KEY``.
 
 A page shows a photo with ``<img src="/images/ID?size=thumbnail" loading="lazy">``: the browser fetches,
@@ -7,6 +7,11 @@ string inside a JSON answer decoded at full size. The bytes come from ``images.g
 (every page's satchel opens the same database). An image's bytes never change for its id (content
 decides the id), so an answer is ``Cache-Control: immutable`` with an ``ETag`` of the image's SHA-256 and
 size; a revalidation that matches is ``304``.
+
+Only the server's renditions leave through the bridge (``display`` when no size is asked), never an original:
+an original is the file as the camera wrote it, where the photo was taken and with what included, and the
+page shows nothing a rendition does not (they carry no metadata). ``size=original`` is ``400``; the person
+who wants the originals has them from the Data panel's export.
 
 A photo the person picks is sent as the file it is (``POST /uploads?page=KEY``, the body the file's bytes,
 ``KEY`` the page's, from its ``ready`` status), so the page can show its progress and no JSON message has
@@ -32,7 +37,8 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger("satchel.web")
 
-SIZES = ("thumbnail", "display", "original")
+#: The sizes the bridge serves: the server's renditions, which carry no metadata (no location, no camera).
+SIZES = ("thumbnail", "display")
 CACHE = "private, max-age=31536000, immutable"
 
 
@@ -47,9 +53,10 @@ class Images:
 
     async def get(self, request: web.Request) -> web.StreamResponse:
         image_id = request.match_info["id"]
-        size = request.query.get("size", "original")
+        size = request.query.get("size", "display")
         if size not in SIZES:
-            return web.Response(status=400, text=f"400 Bad Request: size is one of {', '.join(SIZES)}\n")
+            return web.Response(status=400, text=f"400 Bad Request: size is {' or '.join(SIZES)}; originals, "
+                                                 "which may say where a photo was taken, are in an export\n")
         satchels = [page.satchel for page in self.pages() if page.satchel is not None and page.ready]
         if not satchels:
             return web.Response(status=503, text="503 Service Unavailable: no satchel is running\n",

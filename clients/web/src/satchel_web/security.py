@@ -5,9 +5,10 @@ Every answer carries the headers that keep the page to its own files.
 
 What a page may ask of its satchel is an allowlist (``PAGE_METHODS``): the five apps' methods and the
 session's own, nothing that reaches files (``export``, ``import``, ``tools/call``) or ends the satchel; and
-no ``path`` anywhere in its params (an image by path would read any file). A page reaches files only
-through the bridge's ``bridge/export`` and ``bridge/import``, which choose the files themselves
-(``relay_refusal``)."""
+no ``path`` anywhere in its params (an image by path would read any file); and ``images.get`` of its
+renditions only, never an original (the file as the camera wrote it, where the photo was taken included).
+A page reaches files only through the bridge's ``bridge/export`` and ``bridge/import``, which choose the
+files themselves (``relay_refusal``)."""
 from __future__ import annotations
 
 import hmac
@@ -111,6 +112,8 @@ PAGE_METHODS = frozenset({
     "sync.unlock", "sync.changePassphrase",  # end-to-end encryption: unlock, turn on, change the passphrase
     "text.merge",  # the editors merge an edit made elsewhere into what is typed, as sync does
 })
+#: The sizes of ``images.get`` a page may ask for: the server's renditions, which carry no metadata.
+RENDITIONS = frozenset({"thumbnail", "display"})
 #: Methods that end the satchel: the bridge owns its lifetime.
 LIFETIME_METHODS = frozenset({"shutdown", "exit"})
 
@@ -136,4 +139,17 @@ def relay_refusal(method: str, params: Any) -> tuple[int, str, dict[str, Any]] |
     if names_a_path(params):
         return (-32602, f"{method} takes no file path through the bridge: pass the data itself, or use "
                         "bridge/export and bridge/import", {"field": "path", "reason": "pathNotRelayed"})
+    if method == "images.get" and image_size(params) not in RENDITIONS:
+        return (-32602, "images.get gives a page the thumbnail or display size only: originals, which may say "
+                        "where a photo was taken, are in an export", {"field": "size", "reason": "originalNotRelayed"})
+    return None
+
+
+def image_size(params: Any) -> Any:
+    """The ``size`` an ``images.get`` asks for, by name or by position (``None``: the server's default,
+    the original)."""
+    if isinstance(params, dict):
+        return params.get("size")
+    if isinstance(params, list) and len(params) > 1:
+        return params[1]
     return None

@@ -116,10 +116,11 @@ export function coalesce(work) {
 
 /**
  * Where the bridge serves a stored image as an image (`GET /images/ID?size=`): `thumbnail` (at most 320
- * px a side) for lists and grids, `display` (1600) for one photo on screen, `original` byte for byte. The
- * browser fetches, decodes and caches it as any image; a failed load is not cached, so it is asked again.
+ * px a side) for lists and grids, `display` (1600) for one photo on screen: the server's renditions, which
+ * say nothing of where a photo was taken (the bridge serves no original). The browser fetches, decodes and
+ * caches it as any image; a failed load is not cached, so it is asked again.
  * @param {string} id
- * @param {'thumbnail' | 'display' | 'original'} [size]
+ * @param {'thumbnail' | 'display'} [size]
  */
 export function imageURL(id, size = 'display') {
   return `/images/${encodeURIComponent(id)}?size=${size}`;
@@ -130,7 +131,7 @@ export function imageURL(id, size = 'display') {
  * jumps when it arrives); `alt` describes it.
  * @param {{id: string, width: number, height: number}} image
  * @param {Record<string, any>} [attributes]
- * @param {'thumbnail' | 'display' | 'original'} [size]
+ * @param {'thumbnail' | 'display'} [size]
  */
 export function storedImage(image, attributes = {}, size = 'thumbnail') {
   const img = h('img', {
