@@ -122,8 +122,8 @@ def test_photos_larger_than_a_message_are_sent_as_files_with_progress_and_saved(
     fake = tmp_path / "not-a-photo.png"
     fake.write_bytes(b"just some words, not a picture")
     page.find("section[data-app='notes'] input[type='file']").send_keys(str(fake))
-    error = page.wait_for("section[data-app='notes'] .error")
-    assert "is not a PNG, JPEG, GIF, WebP or HEIC/HEIF image" in error.text
+    error = page.wait_for("section[data-app='notes'] li.photo.refused .error")
+    assert error.text == "“not-a-photo.png” is not a photo Satchel can read: it takes PNG, JPEG, GIF, WebP and HEIC."
     with Satchel(db=bridge.db) as s:
         assert len(s.photos.list()["items"]) == 1
 

@@ -99,6 +99,7 @@ async def add_security_headers(request: web.Request, response: web.StreamRespons
 #: The methods a page may send, by app. Everything else is refused before it reaches the satchel.
 PAGE_METHODS = frozenset({
     "initialize", "notifications/initialized", "ping", "server.info", "server.describeError", "search", "images.get",
+    "images.discardUpload",  # a photo the server refused: what it held of the file, let go
     "changes.subscribe", "changes.unsubscribe", "changes.since",  # the first two are answered by the bridge
     "bridge/export", "bridge/import",  # the bridge's own, through files it chooses
     *(f"notes.{verb}" for verb in ("create", "get", "list", "update", "delete", "move")),

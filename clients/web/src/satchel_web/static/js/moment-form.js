@@ -6,6 +6,7 @@ import {
   conflictPanel, copyLabel, markedCopy, markedText, mergedNotice, mergeFields, mergeValue, putMerged, versionText,
 } from './conflict.js';
 import { t } from './i18n.js';
+import { imageIndex, photoError } from './photo-errors.js';
 import { confirmDialog, errorLine, h, openDialog, showError, storedImage, uploadImage } from './ui.js';
 
 // The form shows the picker while the post has fewer photos than the original allowed (the server decides).
@@ -22,7 +23,8 @@ const TEXT_LIMIT = 100_000;
 export function editPost(existing, { rpc, saved: done, opened }) {
   let base = existing; // the version the person started from: their Save is checked against it
   // Each photo is {image} (already stored) or {file, preview, bar, uploadId?} (picked: sent as a file when
-  // the post is saved, its progress on its tile; once sent, its upload is reused by a second Save).
+  // the post is saved, its progress on its tile; once sent, its upload is reused by a second Save). A photo
+  // the server refused has `problem`, said on its tile.
   let photos = existing ? existing.images.map((image) => ({ image })) : [];
   let reading = Promise.resolve();
   let busy = false;
@@ -124,21 +126,35 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     showConflict(theirs); // the person kept typing through every merge: the choice, with nothing lost
   }
 
-  /** Lets the browser free the picked files' previews (each holds its file until revoked). */
-  function forget(list) {
-    for (const photo of list) if (photo.preview) URL.revokeObjectURL(photo.preview);
+  /**
+   * Lets the browser free the picked files' previews (each holds its file until revoked) and, unless the post
+   * took them, the satchel what it holds of the files sent.
+   */
+  function forget(list, sent = false) {
+    for (const photo of list) {
+      if (photo.preview) URL.revokeObjectURL(photo.preview);
+      if (photo.uploadId && !sent) rpc.call('images.discardUpload', { uploadId: photo.uploadId }).catch(() => {});
+    }
   }
 
+  /** How the person knows a photo: its file's name, or its place in the post. */
+  const photoName = (photo) => photo.file?.name ?? t('moments.photo', { n: photos.indexOf(photo) + 1, count: photos.length });
+
   function renderPhotos() {
-    photoList.replaceChildren(...photos.map((photo, index) => h('li', { class: 'moment-picked-photo' },
-      photo.image
-        ? storedImage(photo.image, { alt: t('moments.photo', { n: index + 1, count: photos.length }) })
-        : h('img', { src: photo.preview, decoding: 'async', alt: t('moments.photo', { n: index + 1, count: photos.length }) }),
-      photo.image ? null : photo.bar,
-      h('button', {
-        type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
-        onclick: () => { forget(photos.splice(index, 1)); renderPhotos(); picker.focus(); },
-      }, h('span', { 'aria-hidden': 'true' }, '×')))));
+    photoList.replaceChildren(...photos.map((photo, index) => {
+      const alt = t('moments.photo', { n: index + 1, count: photos.length });
+      const problem = photo.problem ? errorLine() : null;
+      showError(problem, photo.problem ?? null);
+      return h('li', { class: `moment-picked-photo${photo.problem ? ' refused' : ''}` },
+        h('div', { class: 'moment-picked-frame' },
+          photo.image ? storedImage(photo.image, { alt }) : h('img', { src: photo.preview, decoding: 'async', alt }),
+          photo.image ? null : photo.bar,
+          h('button', {
+            type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
+            onclick: () => { forget(photos.splice(index, 1)); renderPhotos(); picker.focus(); },
+          }, h('span', { 'aria-hidden': 'true' }, '×'))),
+        problem);
+    }));
     if (photos.length < PICKER_SLOTS) photoList.append(h('li', { class: 'moment-picked-add' }, addTile));
   }
 
@@ -170,7 +186,8 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   async function send(target, words = text.value) {
     for (const photo of photos) {
       if (photo.image || photo.uploadId) continue;
-      photo.uploadId = (await uploadImage(rpc, photo.file, (fraction) => { photo.bar.value = fraction; })).uploadId;
+      photo.uploadId = (await uploadImage(rpc, photo.file, (fraction) => { photo.bar.value = fraction; })
+        .catch((failure) => { throw Object.assign(failure, { photo }); })).uploadId;
     }
     const images = photos.map((photo) => (photo.image ? { imageId: photo.image.id } : { uploadId: photo.uploadId }));
     return target
@@ -184,6 +201,10 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     busy = true;
     save.disabled = true;
     form.setAttribute('aria-busy', 'true');
+    if (photos.some((photo) => photo.problem)) {
+      for (const photo of photos) delete photo.problem;
+      renderPhotos();
+    }
     try {
       await reading;
       const saved = await send(target, words).catch((failure) => {
@@ -207,7 +228,11 @@ export function editPost(existing, { rpc, saved: done, opened }) {
         else if (target.ifRevision === base.revision) await arrived(theirs);
         else showConflict(theirs);
       } else {
-        showError(error, failure);
+        // A photo refused is named on its tile, in the person's words; anything else, under the photos.
+        const photo = failure.photo ?? photos[imageIndex(failure)];
+        if (photo) photo.problem = photoError(failure, photoName(photo));
+        if (photo) renderPhotos();
+        showError(error, photo ? null : failure);
         text.focus();
       }
     } finally {
@@ -226,7 +251,10 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   });
 
   renderPhotos();
-  const closed = openDialog(form, { label: title, className: 'moment-sheet' }).finally(() => forget(photos));
+  const closed = openDialog(form, { label: title, className: 'moment-sheet' }).then((how) => {
+    forget(photos, how === 'saved');
+    return how;
+  });
   const dialog = form.closest('dialog');
   // Escape, too, asks before dropping what was typed.
   dialog.addEventListener('cancel', (event) => { event.preventDefault(); leave(); });

@@ -6,6 +6,7 @@ import { dragRows, keyboardRows } from './dragrows.js';
 import { extend, t } from './i18n.js';
 import { icon } from './icons.js';
 import { editNote as openEditor, formatDeadline } from './note-editor.js';
+import { photoError } from './photo-errors.js';
 import {
   coalesce, confirmDialog, errorLine, h, imageURL, moreButton, openDialog, pagedList, showError, storedImage, uploadImage,
 } from './ui.js';
@@ -84,6 +85,7 @@ export function mount(section, { rpc }) {
     newButton.setAttribute('aria-label', mode === 'text' ? t('newNote') : t('addPhoto'));
     hint.textContent = t('reorderHint');
     for (const button of Object.values(more)) button.element.textContent = t('loadMore');
+    for (const tile of picked) tile.querySelector('.dismiss')?.setAttribute('aria-label', t('photo.dismiss', { name: tile.dataset.file }));
     render();
   }
 
@@ -107,11 +109,14 @@ export function mount(section, { rpc }) {
     }
   });
 
+  // The tiles of picked photos being sent, and of those refused (each saying why), after the grid's photos.
+  const picked = [];
+
   function render() {
     const { items, last } = lists[mode];
     const empty = (key) => (last ? [h('li', { class: 'empty' }, t(key))] : []); // said once the list is read
     if (mode === 'text') notesList.replaceChildren(...(items.length ? items.map(noteRow) : empty('noNotes')));
-    else photoGrid.replaceChildren(...(items.length ? items.map(photoCell) : empty('noPhotos')));
+    else photoGrid.replaceChildren(...(items.length ? items.map(photoCell) : picked.length ? [] : empty('noPhotos')), ...picked);
     for (const [name, button] of Object.entries(more)) button.show(name === mode && lists[name].more);
     hint.hidden = lists[mode].items.length < 2; // nothing to reorder under an empty (or one-item) list
   }
@@ -123,7 +128,10 @@ export function mount(section, { rpc }) {
       const from = lists[which].items.length - added.length;
       showError(listError, null);
       if (which === 'text') notesList.append(...added.map(noteRow));
-      else photoGrid.append(...added.map((photo, index) => photoCell(photo, from + index)));
+      else {
+        const before = picked.find((tile) => tile.parentNode === photoGrid) ?? null; // picked ones stay last
+        for (const [index, photo] of added.entries()) photoGrid.insertBefore(photoCell(photo, from + index), before);
+      }
     } catch (error) {
       showError(listError, error);
     }
@@ -179,25 +187,55 @@ export function mount(section, { rpc }) {
         img, photo.caption ? h('span', { class: 'caption' }, photo.caption) : null));
   }
 
-  async function addPhotos(files) {
-    let failure = null;
-    for (const file of files) {
-      // A tile with the photo's progress while it is sent (as a file, not a message), until it is added.
+  // Photos picked together are sent one after the other, each added as it arrives: a photo the server refuses
+  // stays as a tile naming it and why, and the ones after it are added all the same.
+  let adding = Promise.resolve();
+  function addPhotos(files) {
+    const batch = [...files].map((file) => {
       const bar = h('progress', { max: 1, value: 0, 'aria-label': `${t('uploading')}: ${file.name}` });
-      const tile = h('li', { class: 'photo card uploading' }, bar);
-      photoGrid.append(tile);
+      return { file, bar, tile: h('li', { class: 'photo card uploading', dataset: { file: file.name } }, bar) };
+    });
+    photoInput.value = '';
+    picked.push(...batch.map(({ tile }) => tile));
+    render();
+    adding = adding.then(() => send(batch));
+    return adding;
+  }
+
+  async function send(batch) {
+    for (const [at, { file, bar, tile }] of batch.entries()) {
+      let upload = null;
       try {
-        const image = await uploadImage(rpc, file, (fraction) => { bar.value = fraction; });
-        await rpc.call('photos.add', { image });
+        ({ uploadId: upload } = await uploadImage(rpc, file, (fraction) => { bar.value = fraction; }));
+        await rpc.call('photos.add', { image: { uploadId: upload } });
+        unpick(tile);
       } catch (error) {
-        if (error.reason === 'freeLimitReached') freeLimit(error);
-        failure = error;
-        break;
+        if (upload) rpc.call('images.discardUpload', { uploadId: upload }).catch(() => {}); // what it held, let go
+        if (error.reason === 'freeLimitReached') { // no photo after it fits either: the notice says why
+          for (const rest of batch.slice(at)) unpick(rest.tile);
+          freeLimit(error);
+          break;
+        }
+        refused(tile, photoError(error, file.name));
       }
     }
-    photoInput.value = '';
     await refresh();
-    if (failure) showError(listError, failure); // after the refresh, which clears the line when it succeeds
+  }
+
+  /** The tile of a picked photo says why it was not added, until the person dismisses it. */
+  function refused(tile, error) {
+    const line = errorLine();
+    tile.className = 'photo card refused';
+    tile.replaceChildren(h('button', {
+      type: 'button', class: 'dismiss', 'aria-label': t('photo.dismiss', { name: tile.dataset.file }),
+      onclick: () => { unpick(tile); render(); newButton.focus(); },
+    }, h('span', { 'aria-hidden': 'true' }, '×')), line);
+    showError(line, error);
+  }
+
+  function unpick(tile) {
+    if (picked.includes(tile)) picked.splice(picked.indexOf(tile), 1);
+    tile.remove();
   }
 
   async function viewPhoto(photo) {

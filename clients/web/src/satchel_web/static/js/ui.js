@@ -29,24 +29,32 @@ export function h(tag, attributes = {}, ...children) {
 /** The places showing a server's error now: each says it again when the page's language changes. */
 const shownErrors = new Map(); // place → the RpcError it shows
 
-/** Shows `error` (an RpcError or any Error) in `place`, an element with `role="alert"`; `null` clears it. */
+/**
+ * Shows `error` (an RpcError or any Error) in `place`, an element with `role="alert"`; `null` clears it. An
+ * error the page words itself has `say()`, which words it in the current language.
+ */
 export function showError(place, error) {
   if (!place) return;
   place.textContent = error ? error.message : '';
   place.hidden = !error;
-  if (error && 'code' in error) shownErrors.set(place, error);
+  if (error && ('code' in error || error.say)) shownErrors.set(place, error);
   else shownErrors.delete(place);
 }
 
 /**
  * Says every server error on screen again in the session's language (just changed), as the server words it
- * (`server.describeError`): an error never stays in the language the page left.
+ * (`server.describeError`), or the page when it words the error itself (`say`): an error never stays in the
+ * language the page left.
  * @param {import('./rpc.js').Rpc} rpc
  */
 export async function retranslateErrors(rpc) {
   await Promise.all([...shownErrors].map(async ([place, error]) => {
     if (!place.isConnected) {
       shownErrors.delete(place);
+      return;
+    }
+    if (typeof error.say === 'function') { // worded by the page: in its words, in the new language
+      place.textContent = error.message = error.say();
       return;
     }
     try {
@@ -173,7 +181,7 @@ export function uploadImage(rpc, file, onProgress) {
         }));
       }
     });
-    xhr.addEventListener('error', () => reject(new Error(t('uploadFailed'))));
+    xhr.addEventListener('error', () => reject(Object.assign(new Error(t('uploadFailed')), { reason: 'notSent' })));
     xhr.send(file);
   });
 }
