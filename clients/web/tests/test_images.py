@@ -164,7 +164,15 @@ def test_a_heic_photo_shows_in_the_list_and_in_the_post(bridge, page):
     page.click("section[data-app='moments'] button[aria-label='New post']")
     page.wait_for("dialog textarea").send_keys("From a phone")
     page.find("dialog input[type='file']").send_keys(str(heic))
-    page.wait_until(lambda: len(page.find_all("dialog .moment-picked-photo")) == 1)
+    # The browser cannot draw a HEIC: its tile shows a picture's outline and the file's name, no broken image.
+    placeholder = page.wait_for("dialog .moment-picked-photo .moment-undrawable")
+    assert placeholder.get_attribute("role") == "img" and placeholder.get_attribute("aria-label") == "Photo 1 of 1"
+    assert placeholder.text == "sample.heic"
+    assert page.find_all("dialog .moment-picked-photo img") == []
+    box = page.driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]",
+                                     placeholder)
+    assert box[0] > 60 and abs(box[0] - box[1]) < 1, box  # a square tile, as a drawn photo's
+    page.screenshot("moments-heic-picked")
     page.click("dialog button.moment-save")
     page.wait_gone("dialog", timeout=20)
     card = page.wait_for(".moment-card")

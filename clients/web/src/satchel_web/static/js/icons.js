@@ -20,6 +20,8 @@ const SHAPES = {
   /** A laptop: the device this page runs on (its name, in the header). */
   device: [['rect', { x: 4, y: 5, width: 16, height: 11, rx: 1.5 }], path('M2 19.5h20')],
   grip: [[9, 6], [15, 6], [9, 12], [15, 12], [9, 18], [15, 18]].map(([cx, cy]) => ['circle', { cx, cy, r: 1.6 }]),
+  /** A picture: a photo the browser cannot draw (a HEIC) before the server has made its sizes. */
+  photo: [['rect', { x: 3, y: 5, width: 18, height: 14, rx: 2 }], path('M3 16l5-5 4 4 3-3 6 6'), ['circle', { cx: 15.5, cy: 9.5, r: 1.5 }]],
 };
 
 /** An icon (one of SHAPES), hidden from assistive technology: the button it sits in carries the label. */

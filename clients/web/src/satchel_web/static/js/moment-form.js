@@ -6,6 +6,7 @@ import {
   conflictPanel, copyLabel, markedCopy, markedText, mergedNotice, mergeFields, mergeValue, putMerged, versionText,
 } from './conflict.js';
 import { t } from './i18n.js';
+import { icon } from './icons.js';
 import { imageIndex, photoError } from './photo-errors.js';
 import { confirmDialog, errorLine, h, openDialog, showError, storedImage, uploadImage } from './ui.js';
 
@@ -24,7 +25,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   let base = existing; // the version the person started from: their Save is checked against it
   // Each photo is {image} (already stored) or {file, preview, bar, uploadId?} (picked: sent as a file when
   // the post is saved, its progress on its tile; once sent, its upload is reused by a second Save). A photo
-  // the server refused has `problem`, said on its tile.
+  // the server refused has `problem`, said on its tile; one the browser cannot draw (a HEIC), `undrawable`.
   let photos = existing ? existing.images.map((image) => ({ image })) : [];
   let reading = Promise.resolve();
   let busy = false;
@@ -140,6 +141,22 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   /** How the person knows a photo: its file's name, or its place in the post. */
   const photoName = (photo) => photo.file?.name ?? t('moments.photo', { n: photos.indexOf(photo) + 1, count: photos.length });
 
+  /**
+   * A picked photo as the browser draws it; one it cannot draw (a HEIC, which the server's sizes show once the
+   * post is saved), a picture's outline and the file's name, never a broken image with its text spilling out.
+   */
+  function preview(photo, alt) {
+    const placeholder = () => h('span', { class: 'moment-undrawable', role: 'img', 'aria-label': alt },
+      icon('photo'), h('span', { class: 'moment-file-name', 'aria-hidden': 'true' }, photo.file.name));
+    if (photo.undrawable) return placeholder();
+    const img = h('img', { src: photo.preview, decoding: 'async', alt });
+    img.addEventListener('error', () => {
+      photo.undrawable = true;
+      img.replaceWith(placeholder());
+    }, { once: true });
+    return img;
+  }
+
   function renderPhotos() {
     photoList.replaceChildren(...photos.map((photo, index) => {
       const alt = t('moments.photo', { n: index + 1, count: photos.length });
@@ -147,7 +164,7 @@ export function editPost(existing, { rpc, saved: done, opened }) {
       showError(problem, photo.problem ?? null);
       return h('li', { class: `moment-picked-photo${photo.problem ? ' refused' : ''}` },
         h('div', { class: 'moment-picked-frame' },
-          photo.image ? storedImage(photo.image, { alt }) : h('img', { src: photo.preview, decoding: 'async', alt }),
+          photo.image ? storedImage(photo.image, { alt }) : preview(photo, alt),
           photo.image ? null : photo.bar,
           h('button', {
             type: 'button', class: 'moment-remove-photo', 'aria-label': t('moments.removePhoto', { n: index + 1 }),
