@@ -1,5 +1,5 @@
 """Moments in a real Chromium, as the original diary's flows go: write a post with a photo from disk, see it in
-the feed (date, five-line excerpt, two thumbnails side by side), open it, edit and save, have an empty post
+the feed (date, five-line excerpt, its photos as WeChat shows them), open it, edit and save, have an empty post
 refused in the session's language, delete with confirmation."""
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_a_post_is_written_read_edited_refused_when_empty_and_deleted(page, tmp_
     assert card.find_element("css selector", ".moment-excerpt").text == "Sunrise over the lake"
     page.wait_until(lambda: thumbnails_loaded(page, card), message="the thumbnail shows the picked photo")
 
-    # A long post with three photos: the feed cuts it to five lines with "…" and shows two photos side by side.
+    # A long post with three photos: the feed cuts it to five lines with "…" and shows the photos side by side.
     lines = [f"Day {n}: walked along the shore and counted the boats" for n in range(1, 9)]
     page.click(f"{APP} button[aria-label='New post']")
     page.wait_for("dialog textarea").send_keys("\n".join(lines))
@@ -99,9 +99,9 @@ def test_a_post_is_written_read_edited_refused_when_empty_and_deleted(page, tmp_
     newest = page.find_all(f"{APP} .moment-card")[0]
     assert newest.get_attribute("data-id") == long_post["id"]
     assert newest.find_element("css selector", ".moment-excerpt").text == "\n".join(lines[:5]) + "…"
+    page.wait_until(lambda: len(newest.find_elements("css selector", "img.moment-thumb")) == 3)
     thumbs = newest.find_elements("css selector", "img.moment-thumb")
-    assert len(thumbs) == 2
-    assert thumbs[0].location["y"] == thumbs[1].location["y"] and thumbs[0].location["x"] < thumbs[1].location["x"]
+    assert len({thumb.location["y"] for thumb in thumbs}) == 1 and thumbs[0].location["x"] < thumbs[1].location["x"] < thumbs[2].location["x"]
     page.wait_until(lambda: thumbnails_loaded(page, newest))
     page.screenshot("moments-list-1280")
 
@@ -257,3 +257,97 @@ def test_five_photos_picked_at_once_keep_four_and_say_why(page, tmp_path):
     page.wait_gone("dialog")
     (post,) = stored(page.bridge)
     assert [image["sha256"] for image in post["images"]] == [digest(path) for path in paths[:4]]
+
+
+def phone_photo(path, width: int, height: int, band: tuple[int, int, int]) -> bytes:
+    """A photo at a phone's size: a grey gradient under a coloured band across its top quarter (a crop that
+    cuts the top off shows no band), written to ``path``."""
+    import io
+
+    from PIL import Image
+
+    picture = Image.linear_gradient("L").resize((width, height)).convert("RGB")
+    picture.paste(band, (0, 0, width, max(1, height // 4)))
+    out = io.BytesIO()
+    picture.save(out, "JPEG", quality=85)
+    path.write_bytes(out.getvalue())
+    return out.getvalue()
+
+
+#: Each photo of a card: its box (x, y, width, height) and what is drawn in it.
+PHOTO_BOXES = """
+    return [...arguments[0].querySelectorAll('img')].map((img) => {
+      const r = img.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height, src: img.currentSrc,
+               natural: [img.naturalWidth, img.naturalHeight], fit: getComputedStyle(img).objectFit };
+    });
+"""
+
+
+def test_the_feed_shows_photos_as_wechat_does(bridge, page, tmp_path):
+    """One photo at its own shape, its longer side about two-thirds of the column (at most 360 px), from the
+    display size; two to four as squares of a three-column grid (four as two by two), from the thumbnails."""
+    import base64
+
+    portrait = tmp_path / "portrait.jpg"
+    phone_photo(portrait, 3024, 4032, (220, 40, 40))
+    sizes = {"landscape": (4032, 3024), "pixel": (1, 1), "two": (4032, 3024), "three": (3024, 4032), "four": (4032, 3024)}
+    made = {name: base64.b64encode(phone_photo(tmp_path / f"{name}.jpg", *size, (40, 40, 220))).decode()
+            for name, size in sizes.items()}
+    with Satchel(db=bridge.db) as s:
+        s.diary.create(text="four", images=[{"data": made["four"]}, {"data": made["three"]}, {"data": made["two"]},
+                                            {"data": made["landscape"]}])
+        s.diary.create(text="three", images=[{"data": made["three"]}, {"data": made["two"]}, {"data": made["four"]}])
+        s.diary.create(text="two", images=[{"data": made["two"]}, {"data": made["three"]}])
+        s.diary.create(text="a pixel", images=[{"data": made["pixel"]}])
+        s.diary.create(text="landscape", images=[{"data": made["landscape"]}])
+    page.open("moments")
+    page.click(f"{APP} button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("portrait")
+    page.find("dialog input[type='file']").send_keys(str(portrait))
+    page.wait_for("dialog .moment-picked-photo img")
+    page.click("dialog button.moment-save")
+    page.wait_gone("dialog", timeout=30)
+    page.wait_until(lambda: len(page.find_all(f"{APP} .moment-card")) == 6)
+
+    def cards() -> dict[str, list[dict]]:
+        page.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")  # every photo comes near
+        found = {}
+        for card in page.find_all(f"{APP} .moment-card"):
+            found[card.find_element("css selector", ".moment-excerpt").text] = page.driver.execute_script(PHOTO_BOXES, card)
+        return found
+
+    def drawn() -> bool:
+        return page.driver.execute_script(
+            "return [...document.querySelectorAll('.moment-card img')].every(img => img.complete && img.naturalWidth > 0)")
+
+    for width in (1280, 390):
+        page.resize(width)
+        page.wait_until(lambda: page.driver.execute_script("return window.innerWidth") == width)
+        page.wait_until(lambda: len(cards()["four"]) == 4 and drawn(), timeout=20, message="every photo drawn")
+        column = page.driver.execute_script(
+            "const s = getComputedStyle(arguments[0]); return arguments[0].clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)",
+            page.find(f"{APP} .moment-card"))
+        boxes = cards()
+        for name, (w, h) in (("portrait", (3024, 4032)), ("landscape", (4032, 3024)), ("a pixel", (1, 1))):
+            (one,) = boxes[name]
+            assert "size=display" in one["src"], (name, one)
+            longer = max(one["width"], one["height"])
+            assert abs(longer - min(column * 2 / 3, 360 if h > w else column * 2 / 3, 360 * max(w / h, 1))) <= 1.5, (name, width, one, column)
+            assert abs(one["width"] / one["height"] - w / h) < 0.01, (name, one)  # its own shape: nothing cut off
+            if w > 1:
+                assert one["natural"] == ([1600, 1200] if w > h else [1200, 1600]), (name, one)  # the display size
+        cell = (column - 8) / 3
+        for name, rows in (("two", [2]), ("three", [3]), ("four", [2, 2])):
+            photos = boxes[name]
+            assert all("size=thumbnail" in photo["src"] and photo["fit"] == "cover" for photo in photos), name
+            assert all(abs(photo["width"] - cell) <= 1 and abs(photo["height"] - cell) <= 1 for photo in photos), (name, photos, cell)
+            tops = sorted({round(photo["y"]) for photo in photos})
+            assert [sum(1 for photo in photos if round(photo["y"]) == top) for top in tops] == rows, (name, photos)
+        assert page.driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        page.driver.execute_script("window.scrollTo(0, 0)")
+        page.screenshot(f"moments-feed-wechat-{width}")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    page.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    page.screenshot("moments-feed-wechat-390-dark-end")
+    assert page.console_errors() == []

@@ -1,5 +1,5 @@
 // @ts-check
-// Moments: a personal diary. Posts newest first (date, a five-line excerpt, two thumbnails side by side),
+// Moments: a personal diary. Posts newest first (date, a five-line excerpt, its first photos as WeChat shows them),
 // a detail screen with the whole text and the photo grid, one form that creates and edits.
 import { extend, t } from './i18n.js';
 import { editPost as openForm } from './moment-form.js';
@@ -77,27 +77,71 @@ export function mount(section, { rpc }) {
   section.append(listView, detailView);
 
   const cards = new Map(); // post id → {key, element}
+  // A post's photos when its preview carries fewer than it has (the first two): read from the post, once.
+  const allPhotos = new Map(); // post id → its images
+  const reading = new Map(); // post id → the read under way (a change forgets it: what it brings is old)
 
   function card(preview) {
-    const key = JSON.stringify([preview.displayDate, preview.excerpt, preview.thumbnails.map((image) => image.id), t('moments.post')]);
+    const images = allPhotos.get(preview.id) ?? preview.thumbnails;
+    if (images.length < preview.imageCount) readPhotos(preview.id);
+    const key = JSON.stringify([preview.displayDate, preview.excerpt, images.map((image) => image.id), t('moments.post')]);
     const known = cards.get(preview.id);
     if (known?.key === key) return known.element;
-    const thumbnails = preview.thumbnails.slice(0, 2);
     const button = h('button', { type: 'button', class: 'moment-card card', dataset: { id: preview.id }, onclick: () => open(preview.id) },
       h('time', { class: 'moment-date', datetime: preview.createdAt }, preview.displayDate),
       preview.excerpt ? h('span', { class: 'moment-excerpt', dir: 'auto' }, preview.excerpt) : null,
-      thumbnails.length
-        ? h('span', { class: `moment-thumbs count-${thumbnails.length}` }, thumbnails.map((image) => storedImage(image, { class: 'moment-thumb' })))
-        : null);
+      feedPhotos(images));
     if (!preview.excerpt) button.setAttribute('aria-label', `${t('moments.post')} ${preview.displayDate}`);
     const element = h('li', { dataset: { id: preview.id } }, button);
     cards.set(preview.id, { key, element });
     return element;
   }
 
+  async function readPhotos(id) {
+    if (allPhotos.has(id) || reading.has(id)) return;
+    const mine = {};
+    reading.set(id, mine);
+    try {
+      const { images } = await rpc.call('diary.get', { id });
+      if (reading.get(id) !== mine) return;
+      allPhotos.set(id, images);
+      renderList();
+    } catch {
+      // gone meanwhile, or not readable now: its first photos stay, and the next change reads it again
+    } finally {
+      if (reading.get(id) === mine) reading.delete(id);
+    }
+  }
+
+  /** A post changed (`null`: any may have): the photos read from it are read again. */
+  function photosChanged(id) {
+    for (const known of id ? [id] : [...allPhotos.keys(), ...reading.keys()]) {
+      allPhotos.delete(known);
+      reading.delete(known);
+    }
+  }
+
+  /**
+   * A post's photos in the feed as WeChat shows them: one at its own shape (kept between 1:3 and 3:1, cropped
+   * beyond), its longer side about two-thirds of the column, drawn from the display size; more as squares of a
+   * three-column grid (four as two by two), from the thumbnails.
+   */
+  function feedPhotos(images) {
+    if (!images.length) return null;
+    if (images.length > 1) {
+      return h('span', { class: `moment-thumbs moment-photos-grid count-${images.length}` },
+        images.map((image) => storedImage(image, { class: 'moment-thumb' })));
+    }
+    const [image] = images;
+    const ratio = Math.min(3, Math.max(1 / 3, image.width / image.height));
+    return h('span', { class: 'moment-thumbs moment-photos-one' },
+      storedImage(image, { class: 'moment-thumb', style: { '--ratio': String(ratio) } }, 'display'));
+  }
+
   function renderList() {
     const seen = new Set(previews.map((preview) => preview.id));
     for (const id of cards.keys()) if (!seen.has(id)) cards.delete(id);
+    for (const id of allPhotos.keys()) if (!seen.has(id)) allPhotos.delete(id);
     list.replaceChildren(...previews.map(card));
     empty.hidden = previews.length > 0;
     moreButton.hidden = !nextCursor;
@@ -228,6 +272,7 @@ export function mount(section, { rpc }) {
     openForm(existing, {
       rpc,
       saved(saved, edited) {
+        photosChanged(saved.id);
         if (edited && post?.id === saved.id) {
           post = saved;
           renderDetail();
@@ -243,10 +288,12 @@ export function mount(section, { rpc }) {
     refresh,
     changed(event) {
       if (event.domain !== 'diary') return;
+      photosChanged(event.id);
       refresh();
       if (editing && event.id === editing.id) editing.notice();
     },
     resync() {
+      photosChanged(null);
       refresh();
       editing?.notice(); // its post may be among the skipped changes: shown beside what was typed, if so
     },
