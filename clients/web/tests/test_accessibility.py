@@ -87,6 +87,33 @@ def test_a_merge_notice_and_the_device_dialog_have_no_violation(bridge, page, co
     assert page.console_errors() == []
 
 
+@pytest.mark.parametrize("colours", ["light", "dark"])
+def test_refused_photos_and_a_photo_the_browser_cannot_draw_have_no_violation(bridge, page, colours, tmp_path):
+    """A photo refused in ENotes (its tile saying why), and a post's sheet with a HEIC the browser cannot draw
+    beside a photo refused at Save, at a phone's width."""
+    import pathlib
+
+    heic = pathlib.Path(__file__).resolve().parents[3] / "Tests/DomainTests/Fixtures/sample.heic"
+    words = tmp_path / "notes.jpg"
+    words.write_bytes(b"a shopping list, not a photo")
+    scheme(page, colours)
+    page.resize(390)
+    page.open("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    page.find("section[data-app='notes'] input[type='file']").send_keys(str(words))
+    page.wait_for("section[data-app='notes'] li.photo.refused .error")
+    assert violations(page) == [], "a refused photo's tile"
+    page.tab("moments")
+    page.click("section[data-app='moments'] button[aria-label='New post']")
+    page.wait_for("dialog textarea").send_keys("From a phone")
+    page.find("dialog input[type='file']").send_keys(f"{heic}\n{words}")
+    page.click("dialog button.moment-save")
+    page.wait_for("dialog .moment-picked-photo.refused .error")
+    page.wait_for("dialog .moment-undrawable")
+    assert violations(page) == [], "a post's sheet with a HEIC and a refused photo"
+    page.screenshot(f"accessibility-photos-refused-390-{colours}")
+
+
 def test_note_text_stays_readable_on_every_colour(bridge, page_factory):
     colours = [
         {"hue": 0.66, "saturation": 0.9, "brightness": 0.35},  # navy
