@@ -184,3 +184,18 @@ def test_a_posts_refused_photos_are_named_on_their_tiles_in_the_persons_words(br
         (post,) = s.diary.list()["items"]
         assert [image["sha256"] for image in s.diary.get(id=post["id"])["images"]] == [digest(good)]
     assert refusals_aside(page.console_errors()) == []
+
+
+def test_no_screen_shows_a_wire_name_in_any_language(bridge_factory, page_factory):
+    page = page_factory(on=bridge_factory("--demo")).open()
+    for code in ("en", "ru", "ja"):
+        language(page, code)
+        for app in ("moments", "reminders", "messages", "notes", "board"):
+            page.tab(app)
+            page.wait_until(lambda: page.find(f"section[data-app='{app}']").text.strip() != "")
+            assert wire_names(page) == [], (code, app)
+        page.tab("notes")
+        page.click(f"{NOTES} .segmented button:nth-child(2)")
+        page.wait_for(f"{NOTES} li.photo")
+        assert wire_names(page) == [], (code, "photos")
+        page.click(f"{NOTES} .segmented button:nth-child(1)")
