@@ -161,6 +161,40 @@ import Darwin
         #expect(ids(laptop).count == 2)
     }
 
+    @Test func aConflictCopyReachesTheDevicesThatNeverSawTheClash() throws {
+        let database = try Self.shared(["alice"])
+        let folder = try Self.folder()
+        let laptop = try Device("laptop", database, folder: folder)
+        let desktop = try Device("desktop", database, folder: folder)
+        let phone = try Device("phone", database, folder: folder)
+        let id = try #require(laptop.call("notes.create", ["title": "Plan"])?["result"]?["id"]?.stringValue)
+        for device in [desktop, phone] { device.waitForTitles(["Plan"]) }
+        // The phone is away while the laptop and the desktop change the note apart: a clash, and a copy.
+        try phone.restart(syncing: false)
+        try desktop.restart(syncing: false)
+        _ = laptop.call("notes.update", ["id": .string(id), "title": "Plan from the laptop"])
+        laptop.waitPushed()
+        _ = desktop.call("notes.update", ["id": .string(id), "title": "Plan from the desktop"])
+        try desktop.restart(syncing: true)
+        let both = ["Plan from the desktop", "Plan from the laptop — laptop, TIME"]
+        #expect(SyncAppsTests.wait(laptop, for: both) { Self.timeless($0.titles()) } == both)
+        // The note itself is deleted: PostgreSQL lets go of its versions, the clash with them.
+        _ = laptop.call("notes.delete", ["id": .string(id)])
+        let copy = ["Plan from the laptop — laptop, TIME"]
+        #expect(SyncAppsTests.wait(desktop, for: copy) { Self.timeless($0.titles()) } == copy)
+        laptop.waitPushed()
+        desktop.waitPushed()
+        // The phone, back, and a device that comes now have the copy all the same.
+        try phone.restart(syncing: true)
+        #expect(SyncAppsTests.wait(phone, for: copy) { Self.timeless($0.titles()) } == copy)
+        let tablet = try Device("tablet", database, folder: folder)
+        #expect(SyncAppsTests.wait(tablet, for: copy) { Self.timeless($0.titles()) } == copy)
+        let ids = { (device: Device) in
+            (device.call("notes.list")?["result"]?["items"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        }
+        #expect(Set([laptop, desktop, phone, tablet].map(ids)).count == 1, "the same copy everywhere")
+    }
+
     @Test func aDeletionThatHadNotSeenAnEditLosesToItOnEveryDevice() throws {
         let database = try Self.shared(["alice"])
         let folder = try Self.folder()

@@ -68,6 +68,13 @@ public struct PullSummary: Sendable, Equatable {
     public var applied = 0
     /// Versions kept beside the one in place as conflict copies (their ids).
     public var copies: [String] = []
+    /// The same, with the app each is in.
+    var copied: [CopyMade] = []
+
+    struct CopyMade: Sendable, Equatable {
+        var domain: ChangeDomain
+        var id: String
+    }
     /// Rows that break a rule (the reason of each, for the log): skipped, never a crash.
     public var skipped: [String] = []
     /// Images (SHA-256) the next rows show that are neither here nor fetched: the pull stopped before the

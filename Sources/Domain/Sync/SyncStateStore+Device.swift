@@ -98,7 +98,8 @@ extension SyncStateStore {
         }
     }
 
-    private func hasVersion(_ domain: ChangeDomain, _ id: String) throws -> Bool {
+    /// Whether this device has a version of `id` (not deleted, nor hidden).
+    func hasVersion(_ domain: ChangeDomain, _ id: String) throws -> Bool {
         func has<D: SyncDomain>(_ kind: D) throws -> Bool {
             if case .version = try kind.read(id) { return true }
             return false

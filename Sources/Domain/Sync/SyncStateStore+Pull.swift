@@ -80,6 +80,13 @@ extension SyncStateStore {
             } else {
                 try skipAfter.run([.integer(before)])
             }
+            // The copies made here go out as entities of their own (a row that changes no field where a
+            // device has made the same): a device that never saw the clash — it came later, or the rows
+            // went with a deletion — has them too.
+            let now = clock.nowMilliseconds()
+            for copy in summary.copied where try hasVersion(copy.domain, copy.id) {
+                try changes.record(copy.domain, .updated, id: copy.id, at: now)
+            }
             if cursor != start {
                 try upsert.run(
                     [.text("cursor"), .text(String(decoding: try JSONEncoder.sorted.encode(cursor), as: UTF8.self))])
@@ -260,8 +267,9 @@ extension SyncStateStore {
     /// Keeps `version` as an entity of its own, marked as a conflict copy with where and when it was written
     /// ("Shopping — laptop, 27 Nov 19:20"; a second copy of the same entity, " (2)", and so on). It is made
     /// from the log alone (its id from the entity's and the overwritten row's, its times the version's, the
-    /// name the device gave itself in its rows), so every device makes the same copy, once, and never pushes
-    /// it; from then on it is an entity like any other.
+    /// name the device gave itself in its rows), so every device that applies the clash makes the same copy,
+    /// once; each sends it too (``applyInTransaction``), for the devices that will not see the clash. From
+    /// then on it is an entity like any other.
     private func keepCopy<D: SyncDomain>(
         _ kind: D, of version: D.Version, writtenBy device: String, overwrittenAt seq: Int64, pushed: Int64,
         images: SyncImages, summary: inout PullSummary
@@ -283,5 +291,6 @@ extension SyncStateStore {
             _ = try kind.write(copy.id, copy, images: images)
         }
         summary.copies.append(copy.id)
+        summary.copied.append(.init(domain: kind.domain, id: copy.id))
     }
 }
