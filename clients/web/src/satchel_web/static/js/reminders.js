@@ -3,13 +3,14 @@
 // screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
 // removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
 // Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers. A long list is
-// read a page at a time as the person scrolls; a refresh reads again what is shown.
+// read a page at a time as the person scrolls; a refresh reads again what is shown. A reminder deleted
+// elsewhere while the person is in its row stays, with what they typed, until they keep it or let it go.
 import { arrange, coalesce, errorLine, h, moreButton, pagedList, showError } from './ui.js';
 import { extend, t } from './i18n.js';
 import { dragRows } from './dragrows.js';
 import { icon } from './icons.js';
 import {
-  label, makeRow, showState as showRowState, takeItem as takeRowItem, translateRow, unsaved,
+  label, makeRow, showDeleted, showState as showRowState, takeItem as takeRowItem, translateRow, unsaved,
 } from './reminder-row.js';
 
 extend({
@@ -24,6 +25,9 @@ extend({
     'reminders.move': 'Move “{title}” (Alt+Arrow Up or Down)',
     'reminders.moved': '“{title}” is now {position} of {count}',
     'reminders.deleted': '“{title}” deleted',
+    'reminders.gone': 'This reminder was deleted somewhere else while you were in it.',
+    'reminders.keepAsNew': 'Keep mine as a new one',
+    'reminders.discard': 'Discard',
   },
   ru: {
     'reminders.empty': 'Напоминаний пока нет',
@@ -36,6 +40,9 @@ extend({
     'reminders.move': 'Переместить «{title}» (Alt+стрелка вверх или вниз)',
     'reminders.moved': '«{title}» теперь {position} из {count}',
     'reminders.deleted': '«{title}» удалено',
+    'reminders.gone': 'Пока вы были в этом напоминании, его удалили в другом месте.',
+    'reminders.keepAsNew': 'Сохранить моё как новое',
+    'reminders.discard': 'Отбросить',
   },
   ja: {
     'reminders.empty': 'リマインダーはまだありません',
@@ -48,6 +55,9 @@ extend({
     'reminders.move': '「{title}」を移動（Alt+上下矢印）',
     'reminders.moved': '「{title}」は {count} 件中 {position} 番目になりました',
     'reminders.deleted': '「{title}」を削除しました',
+    'reminders.gone': '編集中に、このリマインダーが別の場所で削除されました。',
+    'reminders.keepAsNew': '自分の版を新しく保存',
+    'reminders.discard': '破棄',
   },
 });
 
@@ -72,7 +82,8 @@ export function mount(section, { rpc }) {
   /** True while the page itself moves or removes rows: focus events then are not the user's. */
   let quiet = false;
 
-  const heading = h('h2', { class: 'rem-heading' }, t('reminders'));
+  // Where the focus goes when the row holding it goes by no act of the person's: to no other reminder.
+  const heading = h('h2', { class: 'rem-heading', tabindex: '-1' }, t('reminders'));
   const newLabel = h('span', {}, t('reminders.new'));
   const newButton = h('button', { type: 'button', class: 'rem-new', onclick: () => add() }, icon('add'), newLabel);
   const listError = errorLine();
@@ -95,7 +106,7 @@ export function mount(section, { rpc }) {
   const isField = (element) => element instanceof HTMLInputElement && element.classList.contains('rem-field');
   const domRows = () => [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean);
 
-  const createRow = (item) => makeRow(item, { toggle, remove, editingId });
+  const createRow = (item) => makeRow(item, { toggle, remove, keep, discard, editingId });
   const showState = (row, item) => showRowState(row, item, editingId);
   const takeItem = (row, item, typedSince) => takeRowItem(row, item, typedSince, editingId);
 
@@ -112,7 +123,12 @@ export function mount(section, { rpc }) {
     return row;
   }
 
-  function removeRow(id) {
+  /**
+   * Takes a row away. The focus it held goes to the next row's circle when the person's own act took it (the
+   * bin, a blank one left), else (`byPerson` false) to the heading: never to another reminder they did not
+   * choose, where the next key would change it.
+   */
+  function removeRow(id, byPerson = true) {
     const row = rows.get(id);
     if (!row) return;
     clearTimeout(row.timer);
@@ -122,8 +138,44 @@ export function mount(section, { rpc }) {
     const next = row.li.nextElementSibling ?? row.li.previousElementSibling;
     quiet = true;
     try { row.li.remove(); } finally { quiet = false; }
-    if (hadFocus) (rows.get(next?.dataset.id)?.check ?? newButton).focus();
+    if (hadFocus) ((byPerson && rows.get(next?.dataset.id)?.check) || (byPerson ? newButton : heading)).focus();
     showEmpty();
+  }
+
+  /** Deleted elsewhere while the person is in the row, or holding what they typed: it stays and says so. */
+  function markDeleted(row) {
+    if (row.deleted) return;
+    clearTimeout(row.timer);
+    row.timer = null;
+    if (editingId === row.id) editingId = null;
+    row.li.classList.remove('editing');
+    showError(row.error, null);
+    showDeleted(row, true);
+  }
+
+  /** Whether `error` says the row's reminder is no longer there (deleted elsewhere): the row then says so. */
+  function gone(row, error) {
+    if (error?.reason !== 'notFound' || error.data?.kind !== 'reminder' || !rows.has(row.id)) return false;
+    markDeleted(row);
+    schedule();
+    return true;
+  }
+
+  /** "Keep mine as a new one": what the row holds is added again where it was, and editing goes on there. */
+  async function keep(row) {
+    let previous = row.li.previousElementSibling;
+    while (previous && rows.get(previous.dataset.id)?.deleted) previous = previous.previousElementSibling;
+    const { completed } = row.server;
+    if (!(await rescue(row, rows.get(previous?.dataset.id)?.id ?? null))) return;
+    showDeleted(row, false);
+    save(row); // what was typed while it was being added
+    focusTitle(row);
+    if (completed) await rpc.call('reminders.setCompleted', { id: row.id, completed: true }).then((item) => showState(row, item), () => {});
+  }
+
+  /** "Discard": the row of a reminder deleted elsewhere goes, and what it held with it. */
+  function discard(row) {
+    removeRow(row.id, false);
   }
 
   /** The server's empty-title cleanup: a row still holding typed text the server never got is added again. */
@@ -177,7 +229,7 @@ export function mount(section, { rpc }) {
   function save(row) {
     clearTimeout(row.timer);
     row.timer = null;
-    if (row.sentEdits === row.edits || !rows.has(row.id)) return;
+    if (row.sentEdits === row.edits || !rows.has(row.id) || row.deleted) return;
     const edits = row.edits;
     row.sentEdits = edits;
     const params = { id: row.id };
@@ -194,6 +246,7 @@ export function mount(section, { rpc }) {
       if (rows.get(row.id) === row) showState(row, reminder);
     }, (error) => {
       if (row.sentEdits === edits) row.sentEdits = row.savedEdits;
+      if (gone(row, error)) return;
       row.failed = true;
       showError(row.error, error);
     });
@@ -224,7 +277,7 @@ export function mount(section, { rpc }) {
   }
 
   async function submit(row) {
-    if (pendingSubmit) return;
+    if (pendingSubmit || row.deleted) return;
     pendingSubmit = { row, typed: '' };
     saveAll();
     sessionCalls += 1;
@@ -240,7 +293,7 @@ export function mount(section, { rpc }) {
         removeRows([removedId]);
       }
     } catch (error) {
-      showError(row.error, error);
+      if (!gone(row, error)) showError(row.error, error);
       if (pendingSubmit.typed) focusTitle(row, pendingSubmit.typed);
     } finally {
       pendingSubmit = null;
@@ -249,6 +302,7 @@ export function mount(section, { rpc }) {
   }
 
   async function beginEditing(row) {
+    if (row.deleted) return;
     saveAll();
     sessionCalls += 1;
     editingId = row.id;
@@ -259,14 +313,14 @@ export function mount(section, { rpc }) {
       if (rows.get(reminder.id) === row) showState(row, reminder);
       removeRows(removedIds);
     } catch (error) {
-      showError(row.error, error);
+      if (!gone(row, error)) showError(row.error, error);
     }
     schedule();
   }
 
   async function endEditing(row) {
     // What the server refused to save stays in the row, and so does the session it belongs to.
-    if (row.failed && unsaved(row)) return;
+    if ((row.failed && unsaved(row)) || row.deleted) return;
     saveAll();
     sessionCalls += 1;
     editingId = null;
@@ -283,22 +337,28 @@ export function mount(section, { rpc }) {
   }
 
   async function toggle(row) {
+    if (row.deleted) return;
     saveAll();
     try {
       const reminder = await rpc.call('reminders.toggle', { id: row.id });
       showError(row.error, null);
       if (rows.get(reminder.id) === row) showState(row, reminder);
     } catch (error) {
-      showError(row.error, error);
+      if (!gone(row, error)) showError(row.error, error);
     }
     schedule();
   }
 
   async function remove(row) {
+    if (row.deleted) {
+      discard(row);
+      return;
+    }
     saveAll();
     const title = label(row);
     try {
-      await rpc.call('reminders.delete', { id: row.id });
+      // Deleted elsewhere meanwhile: as the person wanted.
+      await rpc.call('reminders.delete', { id: row.id }).catch((error) => { if (error.reason !== 'notFound') throw error; });
       removeRow(row.id);
       status.textContent = t('reminders.deleted', { title });
     } catch (error) {
@@ -310,7 +370,7 @@ export function mount(section, { rpc }) {
   async function moveTo(row, toIndex) {
     const order = domRows();
     const from = order.indexOf(row);
-    if (from < 0 || toIndex < 0 || toIndex >= order.length || toIndex === from) return;
+    if (from < 0 || toIndex < 0 || toIndex >= order.length || toIndex === from || row.deleted) return;
     saveAll();
     try {
       await rpc.call('reminders.move', { id: row.id, toIndex });
@@ -320,14 +380,18 @@ export function mount(section, { rpc }) {
       arrangeRows(now);
       status.textContent = t('reminders.moved', { title: label(row), position: toIndex + 1, count: now.length });
     } catch (error) {
-      showError(row.error, error);
+      if (!gone(row, error)) showError(row.error, error);
     }
     schedule();
   }
 
-  /** A row whose unsaved text the server no longer has (a restarted satchel swept it): added again. */
+  /**
+   * A row whose text the server no longer has (a restarted satchel swept it, or the person keeps what was
+   * deleted elsewhere): added again. Resolves to whether it was.
+   */
   async function rescue(row, afterId) {
-    if (row.rescuing) return;
+    if (row.rescuing) return false;
+    let added = false;
     row.rescuing = true;
     const focused = row.li.contains(document.activeElement);
     const edits = row.edits;
@@ -346,6 +410,7 @@ export function mount(section, { rpc }) {
       editingId = reminder.id;
       showError(row.error, null);
       showState(row, reminder);
+      added = true;
       removeRows(removedIds);
       if (!focused && !row.li.contains(document.activeElement)) await endEditing(row);
     } catch (error) {
@@ -354,6 +419,7 @@ export function mount(section, { rpc }) {
       row.rescuing = false;
     }
     schedule();
+    return added;
   }
 
   // Loading
@@ -397,29 +463,40 @@ export function mount(section, { rpc }) {
         ordered.push(created);
       }
     }
-    // Rows the server no longer has: gone, unless they hold text the user typed and the server never got. With
-    // more of the list than is loaded, a row being typed in may only have moved further down: it stays.
-    const missing = domRows().filter((row) => !seen.has(row.id) && before.has(row.id));
-    const further = pages.more
-      ? await furtherDown(missing.filter((row) => unsaved(row) || row.li.contains(document.activeElement)))
-      : new Set();
+    // Rows the server no longer has. With more of the list than is loaded, a row being typed in may only have
+    // moved further down: it stays. One the server held with a blank title was swept by its empty-title cleanup
+    // (a restarted satchel's): what was typed in it is added again. Any other was deleted elsewhere: the row the
+    // person is in, or that holds what they typed, stays where it was and says so; the rest go.
+    const held = (row) => row.li.contains(document.activeElement) || unsaved(row);
+    const missing = domRows().filter((row) => !seen.has(row.id) && before.has(row.id) && !row.deleted);
+    const further = pages.more ? await furtherDown(missing.filter(held)) : new Set();
     const lost = [];
     let previous = null;
+    const keepInPlace = (row) => {
+      ordered.splice(previous ? ordered.indexOf(previous) + 1 : 0, 0, row);
+      previous = row;
+    };
     for (const row of domRows()) {
       if (seen.has(row.id)) { previous = row; continue; }
       if (!before.has(row.id)) continue;
       if (further.has(row.id)) {
         ordered.push(row);
-      } else if (unsaved(row) && row.title.value.trim()) {
-        lost.push([row, previous?.id ?? null]);
-        ordered.splice(previous ? ordered.indexOf(previous) + 1 : 0, 0, row);
-        previous = row;
+      } else if (!row.deleted && !row.server.title.trim()) {
+        if (row.title.value.trim()) {
+          lost.push([row, previous?.id ?? null]);
+          keepInPlace(row);
+        } else {
+          removeRow(row.id, false);
+        }
+      } else if (row.deleted || held(row)) {
+        markDeleted(row);
+        keepInPlace(row);
       } else {
-        removeRow(row.id);
+        removeRow(row.id, false);
       }
     }
     arrangeRows(ordered);
-    for (const row of rows.values()) row.li.classList.toggle('editing', row.id === editingId);
+    for (const row of rows.values()) row.li.classList.toggle('editing', row.id === editingId && !row.deleted);
     showEmpty();
     more.show(pages.more);
     for (const [row, afterId] of lost) await rescue(row, afterId && seen.has(afterId) ? afterId : null);
@@ -459,13 +536,13 @@ export function mount(section, { rpc }) {
   list.addEventListener('focusin', (event) => {
     if (quiet) return;
     const row = rowOf(event.target);
-    if (row && isField(event.target) && editingId !== row.id) beginEditing(row);
+    if (row && isField(event.target) && editingId !== row.id && !row.deleted) beginEditing(row);
   });
 
   list.addEventListener('focusout', (event) => {
     if (quiet) return;
     const row = rowOf(event.target);
-    if (!row || !rows.has(row.id)) return;
+    if (!row || !rows.has(row.id) || row.deleted) return;
     if (document.activeElement === event.target) return; // the window lost focus; the field keeps it
     const to = event.relatedTarget;
     if (to && rowOf(to) === row) return;
@@ -499,7 +576,7 @@ export function mount(section, { rpc }) {
     }
     if (event.key === 'Enter') {
       event.preventDefault();
-      submit(row);
+      submit(row); // not for a reminder deleted elsewhere: its notice offers what to do
     } else if (event.key === 'Escape') {
       // The keyboard is dismissed: editing ends, and the focus stays on the row (its circle), not the page
       // (on the next row's, when the row was blank and goes).

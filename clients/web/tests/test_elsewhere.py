@@ -1,0 +1,108 @@
+"""An item deleted or changed in another window while the person is in it, in every editor of a real Chromium
+(two windows on one database, as a person has them): what was typed stays, the page says what happened in
+words and offers to keep it as a new one, and the focus never lands on another item's control, so that the
+next key changes nothing the person is not looking at."""
+from __future__ import annotations
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from satchel_client import Satchel
+
+REMINDERS = "section[data-app='reminders']"
+ROW = f"{REMINDERS} li.rem-row"
+
+
+def reminders(bridge) -> list[tuple]:
+    with Satchel(db=bridge.db) as s:
+        return [(item["title"], item["completed"]) for item in s.reminders.list(limit=500)["items"]]
+
+
+def add_reminders(bridge, *titles: str) -> dict[str, str]:
+    with Satchel(db=bridge.db) as s:
+        ids = {title: s.reminders.add(title=title)["reminder"]["id"] for title in titles}
+        s.reminders.endEditing()
+    return ids
+
+
+def row_of(page, id: str):
+    return page.find(f"{ROW}[data-id='{id}']")
+
+
+def focus(page) -> dict:
+    """Where the focus is: the row it is in (its id) and the control's class."""
+    return page.driver.execute_script(
+        "const a = document.activeElement;"
+        "return {row: a.closest('li.rem-row')?.dataset.id ?? null, control: a.className, tag: a.tagName};")
+
+
+def dark(page, on: bool) -> None:
+    features = [{"name": "prefers-color-scheme", "value": "dark"}] if on else []
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+
+
+def test_a_reminder_deleted_in_another_window_while_typed_in_keeps_what_was_typed(bridge, page, page_factory):
+    ids = add_reminders(bridge, "Milk", "Bread", "Eggs")
+    page.open("reminders")
+    page.wait_until(lambda: len(page.find_all(ROW)) == 3)
+    title = row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, "input.rem-title")
+    title.click()
+    title.send_keys(Keys.END, " and butter")
+    page.wait_until(lambda: ("Bread and butter", False) in reminders(bridge), message="what was typed is saved")
+
+    other = page_factory().open("reminders")  # the second window deletes it
+    other.wait_until(lambda: len(other.find_all(ROW)) == 3)
+    other.click(f"{ROW}[data-id='{ids['Bread']}'] button.rem-delete")
+    other.wait_until(lambda: len(other.find_all(ROW)) == 2)
+
+    notice = page.wait_for(f"{ROW}[data-id='{ids['Bread']}'] .rem-gone")
+    assert "deleted somewhere else" in notice.text
+    assert title.get_property("value") == "Bread and butter", "what was typed stays on screen"
+    assert focus(page) == {"row": ids["Bread"], "control": "rem-field rem-title", "tag": "INPUT"}, "the focus stays"
+
+    # Typing goes on in the same field; a Space is a space, and no other reminder changes.
+    ActionChains(page.driver).send_keys(" please").perform()
+    assert title.get_property("value") == "Bread and butter please"
+    assert reminders(bridge) == [("Milk", False), ("Eggs", False)]
+    page.screenshot("elsewhere-reminder-deleted-1280")
+    dark(page, True)
+    page.resize(390)
+    page.screenshot("elsewhere-reminder-deleted-390-dark")
+    dark(page, False)
+    page.resize(1280, 900)
+
+    # Keep mine as a new one: back where it was, what was typed saved, the focus in its title.
+    keep = row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-keep")
+    assert keep.text == "Keep mine as a new one"
+    keep.click()
+    page.wait_until(lambda: reminders(bridge) == [("Milk", False), ("Bread and butter please", False), ("Eggs", False)])
+    page.wait_gone(f"{ROW} .rem-gone")
+    assert page.driver.switch_to.active_element.get_property("value") == "Bread and butter please"
+    other.wait_until(lambda: len(other.find_all(ROW)) == 3, message="the other window sees it back")
+    assert page.console_errors() == [] and other.console_errors() == []
+
+
+def test_a_reminder_deleted_elsewhere_under_the_focus_never_passes_it_to_another_reminder(bridge, page):
+    """The focus on a reminder's circle when another window deletes that reminder: the next Space completes
+    nothing else. The row says what happened; Discard takes it away and leaves the focus on no other reminder."""
+    ids = add_reminders(bridge, "Milk", "Bread", "Eggs")
+    page.open("reminders")
+    page.wait_until(lambda: len(page.find_all(ROW)) == 3)
+    page.driver.execute_script("arguments[0].focus()", row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-check"))
+    with Satchel(db=bridge.db) as other:
+        other.reminders.delete(id=ids["Bread"])
+    page.wait_for(f"{ROW}[data-id='{ids['Bread']}'] .rem-gone")
+    assert focus(page)["row"] == ids["Bread"]
+    ActionChains(page.driver).send_keys(" ").perform()
+    page.wait_until(lambda: focus(page)["row"] in (ids["Bread"], None))
+    assert reminders(bridge) == [("Milk", False), ("Eggs", False)], "no other reminder completed"
+
+    discard = row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-discard")
+    page.driver.execute_script("arguments[0].focus()", discard)
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+    page.wait_until(lambda: len(page.find_all(ROW)) == 2)
+    assert focus(page)["row"] is None, "the focus is on no reminder's control"
+    ActionChains(page.driver).send_keys(" ").perform()
+    assert reminders(bridge) == [("Milk", False), ("Eggs", False)]
+    assert page.console_errors() == []
