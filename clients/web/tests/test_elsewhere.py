@@ -4,11 +4,15 @@ words and offers to keep it as a new one, and the focus never lands on another i
 next key changes nothing the person is not looking at."""
 from __future__ import annotations
 
+import base64
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from satchel_client import Satchel
+
+from test_moments import png
 
 REMINDERS = "section[data-app='reminders']"
 ROW = f"{REMINDERS} li.rem-row"
@@ -106,3 +110,36 @@ def test_a_reminder_deleted_elsewhere_under_the_focus_never_passes_it_to_another
     ActionChains(page.driver).send_keys(" ").perform()
     assert reminders(bridge) == [("Milk", False), ("Eggs", False)]
     assert page.console_errors() == []
+
+
+def test_a_moments_post_deleted_in_another_window_can_be_kept_with_its_photo(bridge, page, page_factory):
+    """The post is deleted elsewhere while its text is edited here: its photo goes with it on the server, yet
+    Keep mine as a new one saves what was typed with the photo as it was shown."""
+    with Satchel(db=bridge.db) as s:
+        post = s.diary.create(text="a sunny morning", images=[{"data": base64.b64encode(png(64, 48, (30, 120, 200))).decode()}])
+    page.open("moments")
+    page.click("section[data-app='moments'] .moment-card")
+    page.click("section[data-app='moments'] .moments-edit")
+    field = page.wait_for("dialog .moment-text-input")
+    page.wait_until(lambda: page.driver.execute_script(
+        "const i = document.querySelector('dialog .moment-picked-photo img'); return i && i.complete && i.naturalWidth > 0"))
+    field.send_keys(Keys.END, ", then rain")
+
+    other = page_factory().open("moments")
+    other.click("section[data-app='moments'] .moment-card")
+    other.click("section[data-app='moments'] .moments-delete")
+    other.click("dialog .confirm button[value='yes']")
+    other.wait_gone("section[data-app='moments'] .moment-card")
+
+    panel = page.wait_for("dialog .moment-form .conflict")
+    assert "This post was deleted somewhere else" in panel.text
+    assert field.get_attribute("value") == "a sunny morning, then rain"
+    assert page.driver.execute_script("return document.activeElement.closest('dialog') !== null"), "the focus stays in the sheet"
+    page.screenshot("elsewhere-post-deleted-1280")
+    page.click("dialog .moment-form .conflict-keep-mine")
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        (kept,) = [s.diary.get(id=item["id"]) for item in s.diary.list()["items"]]
+    assert kept["id"] != post["id"] and kept["text"] == "a sunny morning, then rain"
+    assert [(image["width"], image["height"]) for image in kept["images"]] == [(64, 48)], "the photo is kept"
+    assert page.console_errors() == [] and other.console_errors() == []

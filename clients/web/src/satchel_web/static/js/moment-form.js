@@ -1,14 +1,15 @@
 // @ts-check
 // Moments' sheet: writing a post or editing one, text and up to four photos; when the post changes elsewhere
 // while it is open, the other version merged into what was typed, or, when both changed the same words,
-// beside it (conflict.js).
+// beside it (conflict.js). A stored photo shown in the sheet is held as the page shows it (the display size),
+// so that one deleted elsewhere with its post is saved again when the person keeps theirs.
 import {
   conflictPanel, copyLabel, markedCopy, markedText, mergedNotice, mergeFields, mergeValue, putMerged, versionText,
 } from './conflict.js';
 import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { imageIndex, photoError } from './photo-errors.js';
-import { confirmDialog, errorLine, h, openDialog, showError, storedImage, uploadImage } from './ui.js';
+import { confirmDialog, errorLine, h, imageURL, openDialog, showError, storedImage, uploadImage } from './ui.js';
 
 // The form shows the picker while the post has fewer photos than the original allowed (the server decides).
 const PICKER_SLOTS = 4;
@@ -30,6 +31,8 @@ export function editPost(existing, { rpc, saved: done, opened }) {
   let reading = Promise.resolve();
   let busy = false;
   let merging = Promise.resolve(); // a change from elsewhere being merged in: a Save waits for it
+  /** @type {Map<string, Promise<Blob | null>>} stored photo's id → the photo as shown, while the sheet is open */
+  const copies = new Map();
   const title = existing ? t('moments.edit') : t('moments.new');
   const text = h('textarea', { class: 'moment-text-input', rows: 8, autofocus: true, dir: 'auto', 'aria-label': t('moments.text'), placeholder: t('moments.placeholder') });
   text.value = existing?.text ?? '';
@@ -157,7 +160,38 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     return img;
   }
 
+  /** Holds each stored photo the sheet shows (as the browser has it, from its cache once shown). */
+  function holdCopies() {
+    for (const { image } of photos) {
+      if (!image || copies.has(image.id)) continue;
+      copies.set(image.id, fetch(imageURL(image.id, 'display')).then((answer) => (answer.ok ? answer.blob() : null), () => null));
+    }
+  }
+
+  /**
+   * The stored photos, gone from the server with a post deleted elsewhere (or taken out of it there), become
+   * photos to send again from what the sheet holds of them; one it could not hold is left out. Resolves to
+   * whether any changed.
+   */
+  async function fromCopies() {
+    const stored = photos.filter((photo) => photo.image);
+    if (!stored.length) return false;
+    const held = await Promise.all(stored.map((photo) => copies.get(photo.image.id) ?? null));
+    photos = photos.flatMap((photo) => {
+      if (!photo.image) return [photo];
+      const file = held[stored.indexOf(photo)];
+      if (!file) return [];
+      const name = t('moments.photo', { n: photos.indexOf(photo) + 1, count: photos.length });
+      const copy = new File([file], name, { type: file.type });
+      const bar = h('progress', { max: 1, value: 0, class: 'moment-upload', 'aria-label': `${t('uploading')}: ${name}` });
+      return [{ file: copy, preview: URL.createObjectURL(copy), bar }];
+    });
+    renderPhotos();
+    return true;
+  }
+
   function renderPhotos() {
+    holdCopies();
     photoList.replaceChildren(...photos.map((photo, index) => {
       const alt = t('moments.photo', { n: index + 1, count: photos.length });
       const problem = photo.problem ? errorLine() : null;
@@ -224,7 +258,9 @@ export function editPost(existing, { rpc, saved: done, opened }) {
     }
     try {
       await reading;
-      const saved = await send(target, words).catch((failure) => {
+      const saved = await send(target, words).catch(async (failure) => {
+        // A stored photo is gone (deleted elsewhere with its post): sent again as the sheet holds it.
+        if (failure.reason === 'notFound' && failure.data?.kind === 'image' && await fromCopies()) return send(target, words);
         if (failure.data?.kind !== 'upload') throw failure;
         // The satchel was started again since the photos were sent: what it held of them is gone. Once more.
         for (const photo of photos) delete photo.uploadId;
@@ -236,7 +272,8 @@ export function editPost(existing, { rpc, saved: done, opened }) {
       if (failure.data?.kind === 'upload') { // gone again: the next Save sends the files anew
         for (const photo of photos) delete photo.uploadId;
       }
-      if (target && failure.data?.kind !== 'upload' && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
+      const mine = failure.data?.kind === 'upload' || failure.data?.kind === 'image'; // about the photos, not the post
+      if (target && !mine && (failure.reason === 'revisionConflict' || failure.reason === 'notFound')) {
         showError(error, null);
         const theirs = await current();
         busy = false;
