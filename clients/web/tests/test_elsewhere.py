@@ -143,3 +143,62 @@ def test_a_moments_post_deleted_in_another_window_can_be_kept_with_its_photo(bri
     assert kept["id"] != post["id"] and kept["text"] == "a sunny morning, then rain"
     assert [(image["width"], image["height"]) for image in kept["images"]] == [(64, 48)], "the photo is kept"
     assert page.console_errors() == [] and other.console_errors() == []
+
+
+def open_photo(page, bridge, caption="Sea"):
+    with Satchel(db=bridge.db) as s:
+        photo = s.photos.add(image={"data": base64.b64encode(png(64, 48, (200, 90, 60))).decode()}, caption=caption)
+    page.open("notes")
+    page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo")) == 1)
+    page.click("section[data-app='notes'] li.photo button")
+    page.wait_until(lambda: page.driver.execute_script(
+        "const i = document.querySelector('dialog .viewer-image'); return i.complete && i.naturalWidth > 0"))
+    return photo
+
+
+def test_a_photo_note_deleted_in_another_window_while_its_caption_is_typed_can_be_kept(bridge, page, page_factory):
+    photo = open_photo(page, bridge)
+    field = page.find("dialog input[name='caption']")
+    field.click()
+    field.send_keys(" at dawn")
+
+    other = page_factory().open("notes")
+    other.click("section[data-app='notes'] .segmented button:nth-child(2)")
+    other.click("section[data-app='notes'] li.photo button")
+    other.click("dialog .viewer .danger")
+    other.click("dialog .confirm button[value='yes']")
+    other.wait_until(lambda: len(other.find_all("section[data-app='notes'] li.photo")) == 0)
+
+    panel = page.wait_for("dialog .viewer .conflict")
+    assert "This photo was deleted somewhere else" in panel.text
+    assert field.get_attribute("value") == "Sea at dawn"
+    assert page.driver.switch_to.active_element == field, "the focus stays in the caption"
+    assert not page.find("dialog .viewer button[type='submit']").is_displayed(), "a choice, not Save"
+    page.screenshot("elsewhere-photo-deleted-1280")
+    page.click("dialog .viewer .conflict-keep-mine")
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        (kept,) = s.photos.list()["items"]
+    assert kept["id"] != photo["id"] and kept["caption"] == "Sea at dawn"
+    assert (kept["image"]["width"], kept["image"]["height"]) == (64, 48), "the photo is kept"
+    page.wait_until(lambda: page.texts("section[data-app='notes'] li.photo .caption") == ["Sea at dawn"])
+    assert page.console_errors() == [] and other.console_errors() == []
+
+
+def test_a_caption_changed_in_another_window_while_typed_shows_both(bridge, page):
+    photo = open_photo(page, bridge)
+    field = page.find("dialog input[name='caption']")
+    field.click()
+    field.send_keys(" at dawn")
+    with Satchel(db=bridge.db) as other:
+        other.photos.update(id=photo["id"], caption="Sea at dusk")
+    panel = page.wait_for("dialog .viewer .conflict")  # at once, before any Save
+    assert "caption of this photo was changed somewhere else" in panel.text
+    assert page.find("dialog .viewer .conflict-theirs .conflict-text").text == "Sea at dusk"
+    assert field.get_attribute("value") == "Sea at dawn"
+    page.click("dialog .viewer .conflict-keep-both")
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        assert sorted(p["caption"] for p in s.photos.list()["items"]) == ["Sea at dawn", "Sea at dusk"]
+    assert page.console_errors() == []

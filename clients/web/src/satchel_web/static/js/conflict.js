@@ -13,6 +13,8 @@ extend({
     'conflict.changed.post': 'This post was changed somewhere else while you were editing it.',
     'conflict.deleted.note': 'This note was deleted somewhere else while you were editing it.',
     'conflict.deleted.post': 'This post was deleted somewhere else while you were editing it.',
+    'conflict.changed.photo': 'The caption of this photo was changed somewhere else while you were editing it.',
+    'conflict.deleted.photo': 'This photo was deleted somewhere else while you were editing its caption.',
     'conflict.theirs': 'The other version', 'conflict.keepMine': 'Keep mine', 'conflict.takeTheirs': 'Use the other',
     'conflict.keepBoth': 'Keep both', 'conflict.saveAsNew': 'Keep mine as a new one',
     'conflict.empty': '(empty)', 'conflict.discard': 'Discard what you typed?', 'conflict.discardYes': 'Discard',
@@ -26,6 +28,8 @@ extend({
     'conflict.changed.post': 'Пока вы редактировали этот пост, его изменили в другом месте.',
     'conflict.deleted.note': 'Пока вы редактировали эту заметку, её удалили в другом месте.',
     'conflict.deleted.post': 'Пока вы редактировали этот пост, его удалили в другом месте.',
+    'conflict.changed.photo': 'Пока вы редактировали подпись к этому фото, её изменили в другом месте.',
+    'conflict.deleted.photo': 'Пока вы редактировали подпись к этому фото, фото удалили в другом месте.',
     'conflict.theirs': 'Другая версия', 'conflict.keepMine': 'Оставить мою', 'conflict.takeTheirs': 'Взять другую',
     'conflict.keepBoth': 'Оставить обе', 'conflict.saveAsNew': 'Сохранить мою как новую',
     'conflict.empty': '(пусто)', 'conflict.discard': 'Отменить введённое?', 'conflict.discardYes': 'Отменить',
@@ -39,6 +43,8 @@ extend({
     'conflict.changed.post': '編集中に、この投稿が別の場所で変更されました。',
     'conflict.deleted.note': '編集中に、このノートが別の場所で削除されました。',
     'conflict.deleted.post': '編集中に、この投稿が別の場所で削除されました。',
+    'conflict.changed.photo': '編集中に、この写真のキャプションが別の場所で変更されました。',
+    'conflict.deleted.photo': 'キャプションの編集中に、この写真が別の場所で削除されました。',
     'conflict.theirs': 'もう一方の版', 'conflict.keepMine': '自分の版を残す', 'conflict.takeTheirs': 'もう一方を使う',
     'conflict.keepBoth': '両方残す', 'conflict.saveAsNew': '自分の版を新しく保存',
     'conflict.empty': '（空）', 'conflict.discard': '入力した内容を破棄しますか？', 'conflict.discardYes': '破棄',
@@ -50,9 +56,9 @@ extend({
 });
 
 /**
- * The panel an editor shows when its item changed elsewhere. `kind` is 'note' or 'post'; `describe(version)`
- * draws the other version (read-only); `choices` are `{keepMine, takeTheirs, keepBoth}`, each an async
- * function. `show(theirs)` opens it on the other version (`null`: the item was deleted there); `hide()`
+ * The panel an editor shows when its item changed elsewhere. `kind` is 'note', 'post' or 'photo';
+ * `describe(version)` draws the other version (read-only); `choices` are `{keepMine, takeTheirs, keepBoth}`,
+ * each an async function. `show(theirs)` opens it on the other version (`null`: the item was deleted there); `hide()`
  * closes it. While it is open the editor's own Save waits for a choice (`open`).
  */
 export function conflictPanel(kind, describe, choices) {

@@ -7,8 +7,9 @@ import { extend, t } from './i18n.js';
 import { icon } from './icons.js';
 import { editNote as openEditor, formatDeadline } from './note-editor.js';
 import { photoError } from './photo-errors.js';
+import { viewPhoto as openViewer } from './photo-viewer.js';
 import {
-  coalesce, confirmDialog, errorLine, h, imageURL, moreButton, openDialog, pagedList, showError, storedImage, uploadImage,
+  coalesce, errorLine, h, moreButton, openDialog, pagedList, showError, storedImage, uploadImage,
 } from './ui.js';
 
 extend({
@@ -238,77 +239,17 @@ export function mount(section, { rpc }) {
     tile.remove();
   }
 
-  async function viewPhoto(photo) {
-    let shown = photo; // the photo on screen, by itself: a live refresh may reorder the list
-    const img = h('img', { class: 'viewer-image', alt: '' });
-    const caption = h('input', { type: 'text', name: 'caption', 'aria-label': t('caption'), placeholder: t('caption') });
-    const error = errorLine();
-    const form = h('form', { method: 'dialog', class: 'viewer' },
-      img, caption, error,
-      h('div', { class: 'actions' },
-        h('button', { type: 'button', 'aria-label': t('previous'), onclick: () => go(-1) }, '‹'),
-        h('button', { type: 'button', 'aria-label': t('next'), onclick: () => go(1) }, '›'),
-        h('button', { type: 'button', class: 'danger', onclick: () => remove() }, t('delete')),
-        h('button', { type: 'button', autofocus: true, onclick: () => form.closest('dialog').close() }, t('close')),
-        h('button', { type: 'submit', class: 'primary' }, t('save'))));
-    function show() {
-      const photo = shown;
-      caption.value = photo.caption ?? '';
-      img.alt = photo.caption || '';
-      img.width = photo.image.width;
-      img.height = photo.image.height;
-      img.src = imageURL(photo.image.id, 'display');
-      showError(error, null);
-    }
-    // Previous and next go round the list once it is all loaded; before that, next at the end loads more.
-    async function go(step) {
-      const list = lists.photos;
-      const at = list.items.findIndex((each) => each.id === shown.id);
-      if (at < 0) return; // a photo opened from search, further down than what is loaded
-      if (at + step >= list.items.length && list.more) await loadMore('photos');
-      const { items } = list;
-      shown = (list.more ? items[at + step] : items[(at + step + items.length) % items.length]) ?? shown;
-      show();
-    }
-    form.addEventListener('keydown', (event) => {
-      if (event.target === caption) return;
-      if (event.key === 'ArrowLeft') go(-1);
-      if (event.key === 'ArrowRight') go(1);
-    });
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const update = (photo) => rpc.call('photos.update', { id: photo.id, caption: caption.value || null, ifRevision: photo.revision });
-      try {
-        try {
-          shown = await update(shown);
-        } catch (failure) {
-          if (failure.reason !== 'revisionConflict') throw failure;
-          // Changed elsewhere: moved only (the caption as it was) saves over it; a new caption is shown in
-          // the error first, and the next Save keeps the one typed here.
-          const current = await rpc.call('photos.get', { id: shown.id });
-          const before = shown.caption;
-          shown = current;
-          if ((current.caption ?? null) !== (before ?? null)) throw failure;
-          shown = await update(current);
-        }
-        form.closest('dialog').close();
-        refresh();
-      } catch (failure) {
-        showError(error, failure);
-      }
-    });
-    async function remove() {
-      if (!(await confirmDialog(t('deletePhoto'), t('delete'), t('cancel')))) return;
-      try {
-        await rpc.call('photos.delete', { id: shown.id });
-        form.closest('dialog').close();
-        refresh();
-      } catch (failure) {
-        showError(error, failure);
-      }
-    }
-    show();
-    await openDialog(form, { label: t('photoNotes'), className: 'wide' });
+  let viewing = null; // the photo viewer that is open, told when its photo note changes elsewhere
+  function viewPhoto(photo) {
+    let mine = null;
+    openViewer(photo, {
+      rpc,
+      list: lists.photos,
+      loadMore: () => loadMore('photos'),
+      saved: refresh,
+      freeLimit,
+      opened: (viewer) => { viewing = mine = viewer; },
+    }).then(() => { if (viewing === mine) viewing = null; });
   }
 
   setMode('text');
@@ -319,10 +260,12 @@ export function mount(section, { rpc }) {
     changed(event) {
       if (['notes', 'photos'].includes(event.domain)) refresh();
       if (event.domain === 'notes' && editing && event.id === editing.id) editing.notice();
+      if (event.domain === 'photos' && viewing && event.id === viewing.id) viewing.notice();
     },
     resync() {
       refresh();
       editing?.notice(); // its note may be among the skipped changes: shown beside what was typed, if so
+      viewing?.notice();
     },
     // The item as it is now, from the server: it opens however far down the list it is, loaded or not.
     async open(id, domain) {
