@@ -202,3 +202,22 @@ def test_a_caption_changed_in_another_window_while_typed_shows_both(bridge, page
     with Satchel(db=bridge.db) as s:
         assert sorted(p["caption"] for p in s.photos.list()["items"]) == ["Sea at dawn", "Sea at dusk"]
     assert page.console_errors() == []
+
+
+def test_a_board_post_deleted_in_another_window_under_the_focus_passes_it_to_no_other_post(bridge, page):
+    with Satchel(db=bridge.db) as s:
+        ids = {title: s.board.create(title=title)["id"] for title in ("Apple", "Banana", "Cherry")}
+    page.open("board")
+    page.wait_until(lambda: len(page.find_all("section[data-app='board'] li.board-post")) == 3)
+    up = page.find(f"section[data-app='board'] li.board-post[data-id='{ids['Banana']}'] .board-up")
+    page.driver.execute_script("arguments[0].focus()", up)
+    with Satchel(db=bridge.db) as other:
+        other.board.delete(id=ids["Banana"])
+    notice = page.wait_for("section[data-app='board'] .board-gone")
+    assert notice.text == "“Banana” was deleted somewhere else."
+    assert page.driver.execute_script("return document.activeElement.closest('li.board-post')") is None
+    ActionChains(page.driver).send_keys(" ").perform()  # the next key votes for nothing
+    with Satchel(db=bridge.db) as s:
+        assert [(p["title"], p["votes"]) for p in s.board.list(sort="title")["items"]] == [("Apple", 0), ("Cherry", 0)]
+    page.screenshot("elsewhere-board-deleted-1280")
+    assert page.console_errors() == []

@@ -26,6 +26,7 @@ extend({
     'board.confirmDelete': 'Delete “{title}”?',
     'board.more': 'More posts', 'board.resort': 'Show the new order',
     'board.count': '{count} of {limit} characters',
+    'board.gone': '“{title}” was deleted somewhere else.',
   },
   ru: {
     'board.empty': 'Постов пока нет',
@@ -46,6 +47,7 @@ extend({
     'board.confirmDelete': 'Удалить «{title}»?',
     'board.more': 'Ещё посты', 'board.resort': 'Показать новый порядок',
     'board.count': '{count} из {limit} символов',
+    'board.gone': '«{title}» удалён в другом месте.',
   },
   ja: {
     'board.empty': '投稿はまだありません',
@@ -66,6 +68,7 @@ extend({
     'board.confirmDelete': '「{title}」を削除しますか？',
     'board.more': 'さらに表示', 'board.resort': '新しい順に並べる',
     'board.count': '{count} / {limit} 文字',
+    'board.gone': '「{title}」は別の場所で削除されました。',
   },
 });
 
@@ -113,7 +116,8 @@ export function mount(section, { rpc }) {
   /** id → {id, li, up, down, count, title, meta, remove, error, post} */
   const rows = new Map();
 
-  const heading = h('h2', {}, t('board'));
+  // Where the focus goes when the post holding it goes by no act of the person's: to no other post.
+  const heading = h('h2', { tabindex: '-1' }, t('board'));
   const sortLabel = h('span', { class: 'board-sort-label' }, t('board.sort'));
   const sortSelect = h('select', { class: 'board-sort', onchange: () => changeSort(sortSelect.value) },
     SORTS.map((value) => h('option', { value }, t(`board.sort.${value}`))));
@@ -122,6 +126,14 @@ export function mount(section, { rpc }) {
   const newButton = h('button', { type: 'button', class: 'board-new primary', onclick: () => compose() }, icon('plus'), newLabel);
   const listError = errorLine();
   const status = h('p', { class: 'visually-hidden', role: 'status' });
+  // What became of the post the person was on, in words (until their next step).
+  const gone = h('p', { class: 'board-gone', role: 'status', hidden: true });
+  let goneTitle = '';
+  const sayGone = (title) => {
+    goneTitle = title;
+    gone.textContent = title ? t('board.gone', { title }) : '';
+    gone.hidden = !title;
+  };
   const list = h('ul', { class: 'list board-list', 'aria-label': t('board.list') });
   const empty = h('p', { class: 'empty board-empty', hidden: true }, t('board.empty'));
   const more = h('button', { type: 'button', class: 'button board-more', hidden: true, onclick: () => loadMore() }, t('board.more'));
@@ -132,7 +144,7 @@ export function mount(section, { rpc }) {
   section.append(
     h('div', { class: 'toolbar board-toolbar' }, heading,
       h('div', { class: 'board-controls' }, h('label', { class: 'board-sort-field' }, sortLabel, sortSelect), newButton)),
-    listError, resort, status, list, empty, more);
+    listError, resort, status, gone, list, empty, more);
 
   // Rows
 
@@ -197,10 +209,20 @@ export function mount(section, { rpc }) {
     }
     arrange(list, ordered);
     if (!append) resort.hidden = ordered.every((row, index) => row.id === posts[index]?.id);
-    if (focused && !rows.has(focused.id)) (rows.get(list.firstElementChild?.dataset.id)?.up ?? newButton).focus();
+    if (focused && !rows.has(focused.id)) lostFocus(focused);
     empty.hidden = !loaded || rows.size > 0;
   }
 
+
+  /**
+   * The post holding the focus left the list by no act of the person's: the focus goes to the heading, never to
+   * another post's arrow, where the next key would vote; when the post was deleted elsewhere, the page says so.
+   */
+  async function lostFocus(row) {
+    heading.focus();
+    const deleted = await rpc.call('board.get', { id: row.id }).then(() => false, (error) => error.reason === 'notFound');
+    if (deleted) sayGone(row.post.title);
+  }
 
   // Loading
 
@@ -240,6 +262,7 @@ export function mount(section, { rpc }) {
   const schedule = coalesce(() => load({ keepOrder: true }));
 
   function changeSort(value) {
+    sayGone('');
     sort = value;
     localStorage.setItem('satchel.board.sort', value);
     load();
@@ -248,6 +271,7 @@ export function mount(section, { rpc }) {
   // Calls
 
   async function vote(row, direction) {
+    sayGone('');
     // Pressing the pressed arrow again takes the vote back, as on Reddit.
     const wanted = row.post.myVote === direction ? 'clear' : direction;
     try {
@@ -261,6 +285,7 @@ export function mount(section, { rpc }) {
   }
 
   async function remove(row) {
+    sayGone('');
     const title = row.post.title;
     if (!await confirmDialog(t('board.confirmDelete', { title }), t('delete'), t('cancel'))) {
       row.remove.focus();
@@ -282,6 +307,7 @@ export function mount(section, { rpc }) {
 
   /** The original's "add" screen, as a sheet: a title field with its counter, Cancel and Done. */
   function compose() {
+    sayGone('');
     const counterId = `board-counter-${Date.now()}`;
     const input = h('input', { type: 'text', class: 'board-new-title', name: 'title', autocomplete: 'off',
       placeholder: t('board.titleField'), 'aria-label': t('board.titleField'), 'aria-describedby': counterId, enterkeyhint: 'done' });
@@ -381,6 +407,7 @@ export function mount(section, { rpc }) {
       empty.textContent = t('board.empty');
       more.textContent = t('board.more');
       resort.textContent = t('board.resort');
+      sayGone(goneTitle);
       for (const row of rows.values()) show(row, row.post);
     },
   };
