@@ -221,3 +221,29 @@ def test_a_board_post_deleted_in_another_window_under_the_focus_passes_it_to_no_
         assert [(p["title"], p["votes"]) for p in s.board.list(sort="title")["items"]] == [("Apple", 0), ("Cherry", 0)]
     page.screenshot("elsewhere-board-deleted-1280")
     assert page.console_errors() == []
+
+
+def test_a_message_deleted_in_another_window_while_open_says_so_and_the_reply_typed_stays(bridge, page):
+    with Satchel(db=bridge.db) as s:
+        message = s.messages.send(text="See you at eight?")
+    page.open("messages")
+    page.wait_until(lambda: "See you at eight?" in page.texts("section[data-app='messages'] .chat-text"))
+    compose = page.find("section[data-app='messages'] .chat-input")
+    compose.send_keys("Yes, at the")
+    page.click(f"section[data-app='messages'] button.chat-message[data-id='{message['id']}']")
+    page.wait_for("dialog .message-detail")
+    with Satchel(db=bridge.db) as other:
+        other.messages.delete(id=message["id"])
+        other.messages.send(text="Or nine")
+    notice = page.wait_for("dialog .message-gone")
+    assert notice.text == "This message was deleted somewhere else."
+    assert not page.find("dialog .message-delete").is_displayed()
+    assert "message-close" in page.driver.switch_to.active_element.get_attribute("class")
+    page.screenshot("elsewhere-message-deleted-1280")
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()  # Close
+    page.wait_gone("dialog")
+    page.wait_until(lambda: page.driver.switch_to.active_element == compose, message="back in the reply")
+    assert compose.get_attribute("value") == "Yes, at the", "the reply typed is kept"
+    page.wait_until(lambda: "Or nine" in page.texts("section[data-app='messages'] .chat-text"))
+    assert "See you at eight?" not in page.texts("section[data-app='messages'] .chat-text")
+    assert page.console_errors() == []

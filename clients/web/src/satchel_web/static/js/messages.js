@@ -9,19 +9,20 @@ extend({
     'messages.conversation': 'Conversation', 'messages.loadEarlier': 'Load earlier messages',
     'messages.loading': 'Loading messages…', 'messages.end': 'No more messages', 'messages.field': 'Message',
     'messages.send': 'Send', 'messages.delete': 'Delete message', 'messages.from': 'Message from {name}',
-    'messages.empty': 'No messages yet',
+    'messages.empty': 'No messages yet', 'messages.gone': 'This message was deleted somewhere else.',
   },
   ru: {
     'messages.conversation': 'Переписка', 'messages.loadEarlier': 'Загрузить более ранние сообщения',
     'messages.loading': 'Загрузка сообщений…', 'messages.end': 'Больше сообщений нет', 'messages.field': 'Сообщение',
     'messages.send': 'Отправить', 'messages.delete': 'Удалить сообщение', 'messages.from': 'Сообщение от {name}',
-    'messages.empty': 'Сообщений пока нет',
+    'messages.empty': 'Сообщений пока нет', 'messages.gone': 'Это сообщение удалили в другом месте.',
   },
   ja: {
     'messages.conversation': '会話', 'messages.loadEarlier': '以前のメッセージを読み込む',
     'messages.loading': 'メッセージを読み込み中…', 'messages.end': 'これ以上メッセージはありません',
     'messages.field': 'メッセージ', 'messages.send': '送信', 'messages.delete': 'メッセージを削除',
     'messages.from': '{name} からのメッセージ', 'messages.empty': 'メッセージはまだありません',
+    'messages.gone': 'このメッセージは別の場所で削除されました。',
   },
 });
 
@@ -75,7 +76,7 @@ export function mount(section, { rpc }) {
   let loading = false;
   let ended = false; // the feed said it has nothing older; scrolling to the top no longer asks it
   let generation = 0;
-  let detail = null; // {id, dialog} of the open detail sheet
+  let detail = null; // {id, gone} of the open detail sheet
 
   const { label, translate: translateLabels } = labels(t);
 
@@ -244,9 +245,13 @@ export function mount(section, { rpc }) {
     }
   });
 
-  /** The detail sheet: date, avatar, author and text, "Delete message", and Close. */
+  /**
+   * The detail sheet: date, avatar, author and text, "Delete message", and Close. Deleted elsewhere while open,
+   * it stays and says so (the focus on Close, never on another message).
+   */
   function showDetail(message) {
     const error = errorLine();
+    const gone = h('p', { class: 'message-gone', role: 'status', hidden: true });
     const close = h('button', { type: 'button', class: 'message-close', onclick: () => dialog.close() }, t('close'));
     const remove = h('button', { type: 'button', class: 'danger message-delete', onclick: () => deleteMessage() }, t('messages.delete'));
     const content = h('div', { class: 'message-detail' },
@@ -254,27 +259,43 @@ export function mount(section, { rpc }) {
       h('h2', { class: 'message-detail-author' }, message.author.name),
       h('time', { class: 'message-detail-date', datetime: message.sentAt }, dateOf(message.sentAt)),
       h('p', { class: 'message-detail-text', dir: 'auto' }, message.text),
-      error,
+      gone, error,
       h('div', { class: 'actions message-detail-actions' }, close, remove));
     const closed = openDialog(content, { label: t('messages.from', { name: message.author.name }), className: 'message-sheet' });
     const dialog = content.closest('dialog');
     close.focus();
-    detail = { id: message.id, dialog };
+    let deleting = false; // by this sheet's own button: not "elsewhere"
+    const mine = {
+      id: message.id,
+      gone() {
+        if (deleting) return;
+        gone.textContent = t('messages.gone');
+        gone.hidden = false;
+        showError(error, null);
+        const hadFocus = dialog.contains(document.activeElement) && document.activeElement !== close;
+        remove.hidden = true;
+        if (hadFocus || !dialog.contains(document.activeElement)) close.focus();
+      },
+    };
+    detail = mine;
     closed.then(() => {
-      if (detail?.dialog === dialog) detail = null;
+      if (detail === mine) detail = null;
       const button = list.querySelector(`button[data-id="${CSS.escape(message.id)}"]`);
       if (button && !section.hidden) button.focus();
       else input.focus();
     });
 
     async function deleteMessage() {
+      deleting = true;
       remove.disabled = true;
       try {
-        await rpc.call('messages.delete', { id: message.id });
+        // Deleted elsewhere meanwhile: as the person wanted.
+        await rpc.call('messages.delete', { id: message.id }).catch((failure) => { if (failure.reason !== 'notFound') throw failure; });
         messages = messages.filter((other) => other.id !== message.id);
         render();
         dialog.close('deleted');
       } catch (failure) {
+        deleting = false;
         showError(error, failure);
         remove.disabled = false;
       }
@@ -316,7 +337,7 @@ export function mount(section, { rpc }) {
     refresh: refreshSoon,
     changed(event) {
       if (event.domain !== 'messages') return;
-      if (event.kind === 'deleted' && detail?.id === event.id) detail.dialog.close();
+      if (event.kind === 'deleted' && detail?.id === event.id) detail.gone();
       if (started) refreshSoon();
     },
     async resync() {
@@ -325,7 +346,7 @@ export function mount(section, { rpc }) {
       if (!open) return;
       // The message shown in the sheet may have been deleted among the skipped changes.
       const gone = await rpc.call('messages.get', { id: open.id }).then(() => false, (failure) => failure.reason === 'notFound');
-      if (gone && detail === open) open.dialog.close();
+      if (gone && detail === open) open.gone();
     },
     open,
     translate() {
