@@ -102,7 +102,7 @@ def test_a_reminder_deleted_elsewhere_under_the_focus_never_passes_it_to_another
     page.wait_until(lambda: focus(page)["row"] in (ids["Bread"], None))
     assert reminders(bridge) == [("Milk", False), ("Eggs", False)], "no other reminder completed"
 
-    discard = row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-discard")
+    discard = row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-theirs")
     page.driver.execute_script("arguments[0].focus()", discard)
     ActionChains(page.driver).send_keys(Keys.ENTER).perform()
     page.wait_until(lambda: len(page.find_all(ROW)) == 2)
@@ -247,3 +247,46 @@ def test_a_message_deleted_in_another_window_while_open_says_so_and_the_reply_ty
     page.wait_until(lambda: "Or nine" in page.texts("section[data-app='messages'] .chat-text"))
     assert "See you at eight?" not in page.texts("section[data-app='messages'] .chat-text")
     assert page.console_errors() == []
+
+
+def test_a_reminder_changed_in_another_window_while_typed_in_shows_both(bridge, page, page_factory):
+    """The other window retitles the reminder being typed in: what was typed stays, the other words are shown
+    beside it at once, nothing is saved over either until the person chooses; Use the other, or Keep mine."""
+    ids = add_reminders(bridge, "Milk", "Bread")
+    page.open("reminders")
+    page.wait_until(lambda: len(page.find_all(ROW)) == 2)
+    title = row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, "input.rem-title")
+    title.click()
+    title.send_keys(Keys.END, " rolls")
+    page.wait_until(lambda: ("Bread rolls", False) in reminders(bridge))
+
+    other = page_factory().open("reminders")
+    other.wait_until(lambda: len(other.find_all(ROW)) == 2)
+    theirs = other.find(f"{ROW}[data-id='{ids['Bread']}'] input.rem-title")
+    theirs.click()
+    theirs.send_keys(Keys.END, Keys.BACKSPACE * len(" rolls"), " and butter", Keys.ESCAPE)
+    other.wait_until(lambda: ("Bread and butter", False) in reminders(bridge))
+
+    notice = page.wait_for(f"{ROW}[data-id='{ids['Bread']}'] .rem-gone")
+    assert "changed somewhere else to “Bread and butter”" in notice.text
+    assert title.get_property("value") == "Bread rolls"
+    assert focus(page)["row"] == ids["Bread"]
+    ActionChains(page.driver).send_keys(" please").perform()  # typing goes on; nothing is saved over the other
+    page.screenshot("elsewhere-reminder-changed-1280")
+    assert reminders(bridge) == [("Milk", False), ("Bread and butter", False)]
+    row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-keep").click()
+    page.wait_until(lambda: reminders(bridge) == [("Milk", False), ("Bread rolls please", False)])
+    page.wait_gone(f"{ROW} .rem-gone")
+    assert focus(page) == {"row": ids["Bread"], "control": "rem-field rem-title", "tag": "INPUT"}
+
+    # Once more, and this time the other window's words are taken.
+    theirs.click()
+    theirs.send_keys(Keys.END, "!", Keys.ESCAPE)
+    page.wait_for(f"{ROW}[data-id='{ids['Bread']}'] .rem-gone")
+    row_of(page, ids["Bread"]).find_element(By.CSS_SELECTOR, ".rem-theirs").click()
+    page.wait_gone(f"{ROW} .rem-gone")
+    assert title.get_property("value") == "Bread rolls please!"
+    title.send_keys(Keys.ESCAPE)
+    page.wait_until(lambda: "editing" not in row_of(page, ids["Bread"]).get_attribute("class"))
+    assert reminders(bridge) == [("Milk", False), ("Bread rolls please!", False)]
+    assert page.console_errors() == [] and other.console_errors() == []

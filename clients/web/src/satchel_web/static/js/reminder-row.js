@@ -1,8 +1,8 @@
 // @ts-check
 // One reminder's row: its elements, what the server says of it besides its text (completion, memo shown,
-// being edited), taking a newer answer in without losing what the person typed, and the row of a reminder
-// deleted elsewhere while the person was in it (kept, saying so). Its words are the Reminders screen's
-// (reminders.js).
+// being edited), taking a newer answer in without losing what the person typed, and what it says of a change
+// made elsewhere while the person was in it (deleted, or changed to other words). Its words are the Reminders
+// screen's (reminders.js).
 import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { errorLine, h } from './ui.js';
@@ -13,13 +13,21 @@ export const label = (row) => row.title.value.trim() || t('reminders.new');
 /** Whether the person typed in the row since the server last saved it. */
 export const unsaved = (row) => row.edits !== row.savedEdits;
 
+/** A reminder's words as one string, to tell two versions apart. */
+export const textOf = (title, memo) => JSON.stringify([title, memo ?? '']);
+
 /**
- * A row for `item`; its circle calls `toggle(row)`, its bin `remove(row)`; once the reminder is deleted
- * elsewhere (`showDeleted`), its notice's buttons call `keep(row)` and `discard(row)`.
+ * A row for `item`; its circle calls `toggle(row)`, its bin `remove(row)`; when the reminder changed elsewhere
+ * (`showNotice`), the notice's buttons call `keep(row)` (what the person typed) and `theirs(row)` (the other
+ * side: deleted, or its words).
  */
-export function makeRow(item, { toggle, remove, keep, discard, editingId }) {
+export function makeRow(item, { toggle, remove, keep, theirs, editingId }) {
   const row = {
-    id: item.id, server: item, edits: 0, sentEdits: 0, savedEdits: 0, timer: null, failed: false, deleted: false,
+    id: item.id, server: item, edits: 0, sentEdits: 0, savedEdits: 0, timer: null, failed: false,
+    sent: [], // the words of the saves not answered yet: the list may show them before their answers come
+    notice: null, // 'deleted' or 'changed' (to `row.theirs`) elsewhere while the person was in the row
+    deleted: false,
+    theirs: null,
     keptTitle: '', // the last title the server had that was not blank: what Undo gives back
   };
   row.check = h('button', { type: 'button', class: 'rem-check' }, h('span', { class: 'rem-circle', 'aria-hidden': 'true' }));
@@ -30,8 +38,8 @@ export function makeRow(item, { toggle, remove, keep, discard, editingId }) {
   row.handle = h('button', { type: 'button', class: 'rem-handle', draggable: 'true', 'aria-keyshortcuts': 'Alt+ArrowUp Alt+ArrowDown' }, icon('grip'));
   row.goneText = h('span', { class: 'rem-gone-text' });
   row.keep = h('button', { type: 'button', class: 'rem-keep', onclick: () => keep(row) });
-  row.discard = h('button', { type: 'button', class: 'rem-discard', onclick: () => discard(row) });
-  row.gone = h('div', { class: 'rem-gone', role: 'alert', hidden: true }, row.goneText, h('span', { class: 'rem-gone-actions' }, row.keep, row.discard));
+  row.theirsButton = h('button', { type: 'button', class: 'rem-theirs', onclick: () => theirs(row) });
+  row.gone = h('div', { class: 'rem-gone', role: 'alert', hidden: true }, row.goneText, h('span', { class: 'rem-gone-actions' }, row.keep, row.theirsButton));
   row.li = h('li', { class: 'rem-row', dataset: { id: item.id } },
     row.check, h('div', { class: 'rem-body' }, row.title, row.memo, row.error), row.remove, row.handle, row.gone);
   row.title.value = item.title;
@@ -51,24 +59,35 @@ export function translateRow(row) {
   row.check.setAttribute('aria-label', t('reminders.complete', { title }));
   row.remove.setAttribute('aria-label', t('reminders.delete', { title }));
   row.handle.setAttribute('aria-label', t('reminders.move', { title }));
-  row.goneText.textContent = t('reminders.gone');
-  row.keep.textContent = t('reminders.keepAsNew');
-  row.discard.textContent = t('reminders.discard');
+  if (row.notice === 'changed') {
+    const { title: other, memo } = row.theirs;
+    row.goneText.textContent = t('reminders.changed', { title: memo ? `${other} — ${memo}` : other });
+    row.keep.textContent = t('reminders.keepMine');
+    row.theirsButton.textContent = t('reminders.takeTheirs');
+  } else {
+    row.goneText.textContent = t('reminders.gone');
+    row.keep.textContent = t('reminders.keepAsNew');
+    row.theirsButton.textContent = t('reminders.discard');
+  }
 }
 
 /**
- * The reminder was deleted elsewhere while the person was in its row (`deleted`), or is saved again: the row
- * says so and offers to keep what it holds as a new one; meanwhile its circle and handle do nothing.
+ * What the row says of a change made elsewhere while the person was in it, what they typed kept: `deleted`
+ * (Keep mine as a new one, or Discard; meanwhile its circle and handle do nothing), `changed` to `theirs`
+ * (Keep mine, or Use the other), or nothing (`null`).
  */
-export function showDeleted(row, deleted) {
-  row.deleted = deleted;
-  row.gone.hidden = !deleted;
-  row.li.classList.toggle('deleted', deleted);
+export function showNotice(row, kind, theirs = null) {
+  row.notice = kind;
+  row.deleted = kind === 'deleted';
+  row.theirs = theirs;
+  row.gone.hidden = !kind;
+  row.li.classList.toggle('deleted', row.deleted);
   for (const control of [row.check, row.handle]) {
-    if (deleted) control.setAttribute('aria-disabled', 'true');
+    if (row.deleted) control.setAttribute('aria-disabled', 'true');
     else control.removeAttribute('aria-disabled');
   }
-  if (deleted) row.memo.hidden = !row.memo.value && document.activeElement !== row.memo;
+  if (kind) row.memo.hidden = !row.memo.value && document.activeElement !== row.memo;
+  translateRow(row);
 }
 
 /** Shows what the server says of a reminder besides its text: completion, memo visibility, editing. */

@@ -10,7 +10,7 @@ import { extend, t } from './i18n.js';
 import { dragRows } from './dragrows.js';
 import { icon } from './icons.js';
 import {
-  label, makeRow, showDeleted, showState as showRowState, takeItem as takeRowItem, translateRow, unsaved,
+  label, makeRow, showNotice, showState as showRowState, takeItem as takeRowItem, textOf, translateRow, unsaved,
 } from './reminder-row.js';
 
 extend({
@@ -28,6 +28,9 @@ extend({
     'reminders.gone': 'This reminder was deleted somewhere else while you were in it.',
     'reminders.keepAsNew': 'Keep mine as a new one',
     'reminders.discard': 'Discard',
+    'reminders.changed': 'This reminder was changed somewhere else to “{title}” while you were in it.',
+    'reminders.keepMine': 'Keep mine',
+    'reminders.takeTheirs': 'Use the other',
   },
   ru: {
     'reminders.empty': 'Напоминаний пока нет',
@@ -43,6 +46,9 @@ extend({
     'reminders.gone': 'Пока вы были в этом напоминании, его удалили в другом месте.',
     'reminders.keepAsNew': 'Сохранить моё как новое',
     'reminders.discard': 'Отбросить',
+    'reminders.changed': 'Пока вы были в этом напоминании, его изменили в другом месте на «{title}».',
+    'reminders.keepMine': 'Оставить моё',
+    'reminders.takeTheirs': 'Взять другое',
   },
   ja: {
     'reminders.empty': 'リマインダーはまだありません',
@@ -58,6 +64,9 @@ extend({
     'reminders.gone': '編集中に、このリマインダーが別の場所で削除されました。',
     'reminders.keepAsNew': '自分の版を新しく保存',
     'reminders.discard': '破棄',
+    'reminders.changed': '編集中に、このリマインダーが別の場所で「{title}」に変更されました。',
+    'reminders.keepMine': '自分の版を残す',
+    'reminders.takeTheirs': 'もう一方を使う',
   },
 });
 
@@ -106,7 +115,7 @@ export function mount(section, { rpc }) {
   const isField = (element) => element instanceof HTMLInputElement && element.classList.contains('rem-field');
   const domRows = () => [...list.children].map((li) => rows.get(li.dataset.id)).filter(Boolean);
 
-  const createRow = (item) => makeRow(item, { toggle, remove, keep, discard, editingId });
+  const createRow = (item) => makeRow(item, { toggle, remove, keep, theirs, editingId });
   const showState = (row, item) => showRowState(row, item, editingId);
   const takeItem = (row, item, typedSince) => takeRowItem(row, item, typedSince, editingId);
 
@@ -142,6 +151,8 @@ export function mount(section, { rpc }) {
     showEmpty();
   }
 
+  // Changes made elsewhere while the person is in a row
+
   /** Deleted elsewhere while the person is in the row, or holding what they typed: it stays and says so. */
   function markDeleted(row) {
     if (row.deleted) return;
@@ -150,32 +161,79 @@ export function mount(section, { rpc }) {
     if (editingId === row.id) editingId = null;
     row.li.classList.remove('editing');
     showError(row.error, null);
-    showDeleted(row, true);
+    showNotice(row, 'deleted');
   }
 
-  /** Whether `error` says the row's reminder is no longer there (deleted elsewhere): the row then says so. */
+  /** Whether `item`'s words are the row's own: as last known, as typed, or as saved and not yet answered. */
+  function ours(row, item) {
+    const words = textOf(item.title, item.memo);
+    return words === textOf(row.server.title, row.server.memo) || words === textOf(row.title.value, row.memo.value)
+      || row.sent.includes(words);
+  }
+
+  /**
+   * `item`, newer than what the row was typed over: changed to other words elsewhere, it is shown beside what
+   * was typed (saving waits for the person's choice); else it is the row's new version. Resolves to whether
+   * it was the choice.
+   */
+  function arrived(row, item) {
+    if (ours(row, item)) return false;
+    clearTimeout(row.timer);
+    row.timer = null;
+    showError(row.error, null);
+    showNotice(row, 'changed', item);
+    return true;
+  }
+
+  /**
+   * Whether `error` says the row's reminder is no longer there: deleted elsewhere, the row says so; held blank
+   * by the server, it was swept by the empty-title cleanup (a restarted satchel's), and the next read adds what
+   * was typed again.
+   */
   function gone(row, error) {
     if (error?.reason !== 'notFound' || error.data?.kind !== 'reminder' || !rows.has(row.id)) return false;
-    markDeleted(row);
+    if (row.server.title.trim()) markDeleted(row);
     schedule();
     return true;
   }
 
-  /** "Keep mine as a new one": what the row holds is added again where it was, and editing goes on there. */
+  /**
+   * "Keep mine": saved over the other version, having seen it. "Keep mine as a new one": what the row holds is
+   * added again where it was. Editing goes on in the row.
+   */
   async function keep(row) {
+    if (row.notice === 'changed') {
+      showState(row, row.theirs); // what the save goes over
+      showNotice(row, null);
+      row.sentEdits = -1;
+      save(row);
+      focusTitle(row);
+      return;
+    }
     let previous = row.li.previousElementSibling;
     while (previous && rows.get(previous.dataset.id)?.deleted) previous = previous.previousElementSibling;
     const { completed } = row.server;
     if (!(await rescue(row, rows.get(previous?.dataset.id)?.id ?? null))) return;
-    showDeleted(row, false);
+    showNotice(row, null);
     save(row); // what was typed while it was being added
     focusTitle(row);
     if (completed) await rpc.call('reminders.setCompleted', { id: row.id, completed: true }).then((item) => showState(row, item), () => {});
   }
 
-  /** "Discard": the row of a reminder deleted elsewhere goes, and what it held with it. */
-  function discard(row) {
-    removeRow(row.id, false);
+  /** "Use the other": its words in the row. "Discard": the row of a reminder deleted elsewhere goes. */
+  function theirs(row) {
+    if (row.notice !== 'changed') {
+      removeRow(row.id, false);
+      return;
+    }
+    const other = row.theirs;
+    showNotice(row, null);
+    row.title.value = other.title;
+    row.memo.value = other.memo ?? '';
+    row.sentEdits = row.savedEdits = row.edits;
+    showState(row, other);
+    translateRow(row);
+    focusTitle(row);
   }
 
   /** The server's empty-title cleanup: a row still holding typed text the server never got is added again. */
@@ -225,28 +283,50 @@ export function mount(section, { rpc }) {
     row.timer = setTimeout(() => save(row), SAVE_DELAY);
   }
 
-  /** Sends the title and memo now if they differ from what was last sent; every other call comes after. */
+  /**
+   * Sends the title and memo now if they differ from what was last sent; every other call comes after. Each
+   * save goes over the version the row was typed over (`ifRevision`): one changed elsewhere meanwhile is
+   * shown beside what was typed rather than overwritten unseen.
+   */
   function save(row) {
     clearTimeout(row.timer);
     row.timer = null;
-    if (row.sentEdits === row.edits || !rows.has(row.id) || row.deleted) return;
+    if (row.sentEdits === row.edits || !rows.has(row.id) || row.notice) return;
     const edits = row.edits;
     row.sentEdits = edits;
-    const params = { id: row.id };
+    const params = { id: row.id, ifRevision: row.server.revision };
     if (row.title.value !== row.server.title) params.title = row.title.value;
     if (row.memo.value !== (row.server.memo ?? '')) params.memo = row.memo.value === '' ? null : row.memo.value;
     if (!('title' in params) && !('memo' in params)) {
       row.savedEdits = Math.max(row.savedEdits, edits);
       return;
     }
+    const words = textOf(row.title.value, row.memo.value);
+    row.sent.push(words);
+    const answered = () => row.sent.splice(row.sent.indexOf(words), 1);
     rpc.call('reminders.update', params).then((reminder) => {
+      answered();
       row.savedEdits = Math.max(row.savedEdits, edits);
       row.failed = false;
       showError(row.error, null);
       if (rows.get(row.id) === row) showState(row, reminder);
-    }, (error) => {
+    }, async (error) => {
+      answered();
       if (row.sentEdits === edits) row.sentEdits = row.savedEdits;
       if (gone(row, error)) return;
+      if (error.reason === 'revisionConflict') {
+        // Changed since: elsewhere (to other words: the choice), or by a save of this row's that went first.
+        const now = await rpc.call('reminders.get', { id: row.id }).catch((failure) => (gone(row, failure) ? null : undefined));
+        if (now !== undefined) {
+          if (now === null || !rows.has(row.id) || row.notice) return;
+          const newer = now.revision > row.server.revision;
+          if (newer && arrived(row, now)) return;
+          if (newer) showState(row, now);
+          row.sentEdits = -1; // saved again, over the version it is now
+          save(row);
+          return;
+        }
+      }
       row.failed = true;
       showError(row.error, error);
     });
@@ -277,7 +357,7 @@ export function mount(section, { rpc }) {
   }
 
   async function submit(row) {
-    if (pendingSubmit || row.deleted) return;
+    if (pendingSubmit || row.notice) return; // a change made elsewhere waits for the person's choice
     pendingSubmit = { row, typed: '' };
     saveAll();
     sessionCalls += 1;
@@ -351,7 +431,7 @@ export function mount(section, { rpc }) {
 
   async function remove(row) {
     if (row.deleted) {
-      discard(row);
+      removeRow(row.id, false); // "Discard"
       return;
     }
     saveAll();
@@ -451,11 +531,25 @@ export function mount(section, { rpc }) {
     if (calls === sessionCalls) editingId = answer.editingId;
     const ordered = [];
     const seen = new Set();
+    // A row being typed in, or holding what was typed, is not overwritten by other words from elsewhere; the
+    // row the person is in, or holding what they typed, does not vanish when deleted elsewhere.
+    const typing = (row) => (isField(document.activeElement) && row.li.contains(document.activeElement)) || unsaved(row)
+      || row.timer !== null;
+    const held = (row) => row.li.contains(document.activeElement) || unsaved(row);
     for (const item of answer.items) {
       seen.add(item.id);
       const row = rows.get(item.id);
       if (row) {
-        takeItem(row, item, before.has(item.id) && before.get(item.id) !== row.edits);
+        const newer = item.revision > (row.notice === 'changed' ? row.theirs : row.server).revision;
+        const take = () => takeItem(row, item, before.has(item.id) && before.get(item.id) !== row.edits);
+        if (row.notice !== 'changed') {
+          if (!(typing(row) && newer && arrived(row, item))) take();
+        } else if (newer && ours(row, item)) { // the same words on both sides now: nothing to choose
+          showNotice(row, null);
+          take();
+        } else if (newer) {
+          arrived(row, item);
+        }
         ordered.push(row);
       } else {
         const created = createRow(item);
@@ -467,7 +561,6 @@ export function mount(section, { rpc }) {
     // moved further down: it stays. One the server held with a blank title was swept by its empty-title cleanup
     // (a restarted satchel's): what was typed in it is added again. Any other was deleted elsewhere: the row the
     // person is in, or that holds what they typed, stays where it was and says so; the rest go.
-    const held = (row) => row.li.contains(document.activeElement) || unsaved(row);
     const missing = domRows().filter((row) => !seen.has(row.id) && before.has(row.id) && !row.deleted);
     const further = pages.more ? await furtherDown(missing.filter(held)) : new Set();
     const lost = [];
