@@ -290,3 +290,28 @@ def test_a_reminder_changed_in_another_window_while_typed_in_shows_both(bridge, 
     page.wait_until(lambda: "editing" not in row_of(page, ids["Bread"]).get_attribute("class"))
     assert reminders(bridge) == [("Milk", False), ("Bread rolls please!", False)]
     assert page.console_errors() == [] and other.console_errors() == []
+
+
+def test_a_note_deleted_in_another_window_while_typed_in_is_kept_as_a_new_one(bridge, page, page_factory):
+    with Satchel(db=bridge.db) as s:
+        note = s.notes.create(title="Plan", content="v1")
+    page.open("notes")
+    page.click("section[data-app='notes'] .note-open")
+    content = page.wait_for("dialog .note-editor textarea[name='content']")
+    content.send_keys(Keys.END, " and v2")
+
+    other = page_factory().open("notes")
+    other.click("section[data-app='notes'] .note-open")
+    other.click("dialog .note-editor .danger")
+    other.click("dialog .confirm button[value='yes']")
+    other.wait_until(lambda: other.texts("section[data-app='notes'] .note-title") == [])
+
+    panel = page.wait_for("dialog .note-editor .conflict")
+    assert "This note was deleted somewhere else" in panel.text
+    assert content.get_attribute("value") == "v1 and v2"
+    assert page.driver.switch_to.active_element == content, "the focus stays where it was typed in"
+    page.click("dialog .note-editor .conflict-keep-mine")
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        assert [(n["id"] != note["id"], n["title"], n["content"]) for n in s.notes.list()["items"]] == [(True, "Plan", "v1 and v2")]
+    assert page.console_errors() == [] and other.console_errors() == []
