@@ -245,3 +245,39 @@ def test_what_is_typed_while_satchel_restarts_is_kept(bridge, page, store):
     page.driver.switch_to.active_element.send_keys(" and ham", Keys.ESCAPE)
     page.wait_until(lambda: stored(store) == [("Milk", None, False), ("Eggs and ham", None, False)])
     assert page.console_errors() == []
+
+
+def test_a_reminder_whose_title_is_cleared_goes_with_its_notes_and_undo_brings_it_back(page, store):
+    """The server removes a reminder left with a blank title, notes and all (the original's rule); the page says
+    so at once, and Undo adds it back where it was, with its title and notes."""
+    store.reminders.add(title="Milk", memo="2 litres")
+    store.reminders.add(title="Eggs")
+    store.reminders.endEditing()
+    page.open("reminders")
+    page.wait_until(lambda: titles(page) == ["Milk", "Eggs"])
+    title = part(row(page, "Milk"), "input.rem-title")
+    title.click()
+    title.send_keys(Keys.CONTROL, "a")
+    title.send_keys(Keys.BACKSPACE, Keys.ESCAPE)
+    page.wait_until(lambda: titles(page) == ["Eggs"])
+    page.wait_until(lambda: stored(store) == [("Eggs", None, False)])
+    undo = page.wait_for(f"{APP} .rem-undo")
+    assert undo.text.startswith("“Milk” deleted")
+    page.screenshot("reminders-undo-1280")
+    button = part(undo, "button")
+    assert button.text == "Undo"
+    assert page.driver.switch_to.active_element == button, "the focus Milk's row had is on Undo, on no other reminder"
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    page.resize(390, 844)
+    page.screenshot("reminders-undo-390-dark")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    page.resize(1280, 900)
+    button.send_keys(Keys.ENTER)
+    page.wait_until(lambda: stored(store) == [("Milk", "2 litres", False), ("Eggs", None, False)])
+    page.wait_until(lambda: titles(page) == ["Milk", "Eggs"])
+    page.wait_gone(f"{APP} .rem-undo")
+    assert focused_row(page) == row(page, "Milk").get_attribute("data-id"), "back in its title"
+    page.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    page.wait_until(lambda: "editing" not in row(page, "Milk").get_attribute("class"))
+    assert stored(store) == [("Milk", "2 litres", False), ("Eggs", None, False)]
+    assert page.console_errors() == []

@@ -31,6 +31,7 @@ extend({
     'reminders.changed': 'This reminder was changed somewhere else to “{title}” while you were in it.',
     'reminders.keepMine': 'Keep mine',
     'reminders.takeTheirs': 'Use the other',
+    'reminders.undo': 'Undo',
   },
   ru: {
     'reminders.empty': 'Напоминаний пока нет',
@@ -49,6 +50,7 @@ extend({
     'reminders.changed': 'Пока вы были в этом напоминании, его изменили в другом месте на «{title}».',
     'reminders.keepMine': 'Оставить моё',
     'reminders.takeTheirs': 'Взять другое',
+    'reminders.undo': 'Вернуть',
   },
   ja: {
     'reminders.empty': 'リマインダーはまだありません',
@@ -67,6 +69,7 @@ extend({
     'reminders.changed': '編集中に、このリマインダーが別の場所で「{title}」に変更されました。',
     'reminders.keepMine': '自分の版を残す',
     'reminders.takeTheirs': 'もう一方を使う',
+    'reminders.undo': '取り消す',
   },
 });
 
@@ -105,8 +108,14 @@ export function mount(section, { rpc }) {
   const more = moreButton(() => loadMore());
   more.element.textContent = t('loadMore');
   const canvas = h('div', { class: 'rem-canvas' }, card, more.element, empty, tail);
+  // A reminder the empty-title cleanup took, notes and all, and Undo (until the person's next change).
+  const undoText = h('span', { class: 'rem-undo-text' });
+  const undoButton = h('button', { type: 'button', class: 'rem-undo-button', onclick: () => undoRemoval() });
+  const undoBar = h('p', { class: 'rem-undo', role: 'status', hidden: true }, undoText, undoButton);
+  /** @type {{title: string, memo: string, completed: boolean, afterId: string | null} | null} */
+  let undone = null;
   section.classList.add('reminders');
-  section.append(h('div', { class: 'toolbar rem-toolbar' }, heading, newButton), listError, status, canvas);
+  section.append(h('div', { class: 'toolbar rem-toolbar' }, heading, newButton), listError, status, canvas, undoBar);
 
   // Rows
 
@@ -133,11 +142,11 @@ export function mount(section, { rpc }) {
   }
 
   /**
-   * Takes a row away. The focus it held goes to the next row's circle when the person's own act took it (the
-   * bin, a blank one left), else (`byPerson` false) to the heading: never to another reminder they did not
-   * choose, where the next key would change it.
+   * Takes a row away. The focus it held goes to `focusTo` if given, else to the next row's circle when the
+   * person's own act took it (the bin, a blank one left), else (`byPerson` false) to the heading: never to
+   * another reminder they did not choose, where the next key would change it.
    */
-  function removeRow(id, byPerson = true) {
+  function removeRow(id, byPerson = true, focusTo = null) {
     const row = rows.get(id);
     if (!row) return;
     clearTimeout(row.timer);
@@ -147,7 +156,7 @@ export function mount(section, { rpc }) {
     const next = row.li.nextElementSibling ?? row.li.previousElementSibling;
     quiet = true;
     try { row.li.remove(); } finally { quiet = false; }
-    if (hadFocus) ((byPerson && rows.get(next?.dataset.id)?.check) || (byPerson ? newButton : heading)).focus();
+    if (hadFocus) (focusTo ?? ((byPerson && rows.get(next?.dataset.id)?.check) || (byPerson ? newButton : heading))).focus();
     showEmpty();
   }
 
@@ -245,9 +254,51 @@ export function mount(section, { rpc }) {
         const previous = rows.get(row.li.previousElementSibling?.dataset.id);
         rescue(row, previous?.id ?? null);
       } else {
-        removeRow(id);
+        // Its title cleared, a reminder goes with its notes: Undo, offered, has the focus it had.
+        removeRow(id, true, offerUndo(row) ? undoButton : null);
       }
     }
+  }
+
+  // Undo
+
+  /**
+   * A reminder with a title or notes that the cleanup takes (its title cleared): the page offers it back.
+   * Resolves to whether it does.
+   */
+  function offerUndo(row) {
+    const memo = row.memo.value.trim() ? row.memo.value : '';
+    if (!row.keptTitle && !memo) return false; // a blank new one, left: nothing to give back
+    const previous = rows.get(row.li.previousElementSibling?.dataset.id);
+    undone = { title: row.keptTitle, memo, completed: row.server.completed, afterId: previous?.id ?? null };
+    showUndo();
+    return true;
+  }
+
+  function showUndo() {
+    undoBar.hidden = !undone;
+    undoText.textContent = undone ? t('reminders.deleted', { title: undone.title || t('reminders.new') }) : '';
+    undoButton.textContent = t('reminders.undo');
+  }
+
+  /** The person's next change: what was taken before it is no longer offered back. */
+  function dropUndo() {
+    undone = null;
+    showUndo();
+  }
+
+  /** Adds the reminder taken back where it was, with its title, notes and completion; the cursor in its title. */
+  async function undoRemoval() {
+    const what = undone;
+    if (!what) return;
+    dropUndo();
+    /** @type {{title: string, memo?: string, afterId?: string}} */
+    const params = { title: what.title, ...(what.memo ? { memo: what.memo } : {}) };
+    if (what.afterId && rows.has(what.afterId)) params.afterId = what.afterId;
+    const row = await add(params);
+    if (!row) return;
+    if (!what.afterId) await moveTo(row, 0);
+    if (what.completed) await rpc.call('reminders.setCompleted', { id: row.id, completed: true }).then((item) => showState(row, item), () => {});
   }
 
   function showEmpty() {
@@ -338,26 +389,31 @@ export function mount(section, { rpc }) {
 
   // Calls
 
+  /** Adds a reminder (`params` of `reminders.add`) with the cursor in its title; resolves to its row. */
   async function add(params = {}) {
     // With more of the list below what is loaded, the new one goes right after the last row shown, where it is seen.
     if (!params.afterId && pages.more && rows.size) params = { ...params, afterId: domRows().at(-1).id };
+    dropUndo();
     saveAll();
     sessionCalls += 1;
+    let row = null;
     try {
       const { reminder, removedIds } = await rpc.call('reminders.add', params);
       editingId = reminder.id;
       showError(listError, null);
-      const row = insertRow(reminder, params.afterId);
+      row = insertRow(reminder, params.afterId);
       focusTitle(row);
       removeRows(removedIds);
     } catch (error) {
       showError(listError, error);
     }
     schedule();
+    return row;
   }
 
   async function submit(row) {
     if (pendingSubmit || row.notice) return; // a change made elsewhere waits for the person's choice
+    dropUndo();
     pendingSubmit = { row, typed: '' };
     saveAll();
     sessionCalls += 1;
@@ -418,6 +474,7 @@ export function mount(section, { rpc }) {
 
   async function toggle(row) {
     if (row.deleted) return;
+    dropUndo();
     saveAll();
     try {
       const reminder = await rpc.call('reminders.toggle', { id: row.id });
@@ -434,6 +491,7 @@ export function mount(section, { rpc }) {
       removeRow(row.id, false); // "Discard"
       return;
     }
+    dropUndo();
     saveAll();
     const title = label(row);
     try {
@@ -451,6 +509,7 @@ export function mount(section, { rpc }) {
     const order = domRows();
     const from = order.indexOf(row);
     if (from < 0 || toIndex < 0 || toIndex >= order.length || toIndex === from || row.deleted) return;
+    dropUndo();
     saveAll();
     try {
       await rpc.call('reminders.move', { id: row.id, toIndex });
@@ -737,6 +796,7 @@ export function mount(section, { rpc }) {
       heading.textContent = t('reminders');
       newLabel.textContent = t('reminders.new');
       empty.textContent = t('reminders.empty');
+      showUndo();
       more.element.textContent = t('loadMore');
       list.setAttribute('aria-label', t('reminders.list'));
       for (const row of rows.values()) translateRow(row);
