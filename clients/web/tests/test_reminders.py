@@ -1,4 +1,4 @@
-"""Reminders in a real Chromium, as the original app's flows go: "No reminders yet", a click on the empty screen
+"""Reminders in a real Chromium, as the original app's flows go: "No Reminders", a click on the empty screen
 adds one with the cursor in its title, Return inserts the next, Return on an empty one or Escape makes it
 disappear, the memo shows only with text or while editing, the circle completes (dimmed), rows move by
 keyboard and by drag, delete. What the page shows is checked against what another process reads from the
@@ -12,6 +12,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from browser import drag
 from satchel_client import Satchel
@@ -61,7 +62,7 @@ def alt(page, key: str) -> None:
 def test_reminders_are_added_typed_submitted_dismissed_completed_moved_and_deleted(page, store):
     page.open("reminders")
     empty = page.wait_for(f"{APP} .rem-empty")
-    assert empty.text == "No reminders yet"
+    assert empty.text == "No Reminders"
     assert page.find_all(ROW) == []
     page.screenshot("reminders-empty-1280")
 
@@ -280,4 +281,79 @@ def test_a_reminder_whose_title_is_cleared_goes_with_its_notes_and_undo_brings_i
     page.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
     page.wait_until(lambda: "editing" not in row(page, "Milk").get_attribute("class"))
     assert stored(store) == [("Milk", "2 litres", False), ("Eggs", None, False)]
+    assert page.console_errors() == []
+
+
+def shown_titles(page) -> list[str]:
+    """The titles of the rows on screen (not hidden)."""
+    return page.driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter((li) => li.offsetParent !== null)"
+        ".map((li) => li.querySelector('input.rem-title').value)", ROW)
+
+
+def test_completed_reminders_hide_behind_show_completed_as_in_ios(page, store):
+    """As iOS's list: completed reminders are hidden until Show Completed. One completed here stays in view
+    while the focus is in its row (Space again takes it back), and goes once the person leaves it; the focus is
+    never handed to another reminder. Alt+arrows move a row past the hidden ones, by the rows on screen."""
+    ids = {title: store.reminders.add(title=title)["reminder"]["id"] for title in ("Milk", "Bread", "Eggs")}
+    store.reminders.endEditing()
+    store.reminders.setCompleted(id=ids["Eggs"], completed=True)
+    page.open("reminders")
+    page.wait_until(lambda: shown_titles(page) == ["Milk", "Bread"])
+    toggle = page.find(f"{APP} .rem-show-completed")
+    assert toggle.text == "Show Completed"
+    toggle.click()
+    page.wait_until(lambda: shown_titles(page) == ["Milk", "Bread", "Eggs"])
+    assert toggle.text == "Hide Completed"
+    page.screenshot("reminders-completed-shown-1280")
+    toggle.click()
+    page.wait_until(lambda: shown_titles(page) == ["Milk", "Bread"])
+
+    # Space on Bread's circle completes it; the row stays while the focus is there, Space again takes it back.
+    check = part(row(page, "Bread"), "button.rem-check")
+    page.driver.execute_script("arguments[0].focus()", check)
+    check.send_keys(Keys.SPACE)
+    page.wait_until(lambda: stored(store)[1] == ("Bread", None, True))
+    assert shown_titles(page) == ["Milk", "Bread"] and page.driver.switch_to.active_element == check
+    check.send_keys(Keys.SPACE)
+    page.wait_until(lambda: stored(store)[1] == ("Bread", None, False))
+    check.send_keys(Keys.SPACE)
+    page.wait_until(lambda: stored(store)[1] == ("Bread", None, True))
+    ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()  # to Milk's handle
+    page.wait_until(lambda: shown_titles(page) == ["Milk"], message="left, the completed row goes")
+    assert page.driver.switch_to.active_element == part(row(page, "Milk"), "button.rem-handle")
+    assert stored(store) == [("Milk", None, False), ("Bread", None, True), ("Eggs", None, True)]
+
+    # Moving Milk down by the keyboard passes the hidden rows: it lands after the next row on screen.
+    store.reminders.add(title="Tea")
+    store.reminders.endEditing()
+    page.wait_until(lambda: shown_titles(page) == ["Milk", "Tea"])
+    alt(page, Keys.ARROW_DOWN)
+    page.wait_until(lambda: [item[0] for item in stored(store)] == ["Bread", "Eggs", "Tea", "Milk"])
+    assert shown_titles(page) == ["Tea", "Milk"]
+
+    # Completed elsewhere while the focus is in its row, a reminder stays until the person leaves it.
+    store.reminders.setCompleted(id=ids["Milk"], completed=True)
+    page.wait_until(lambda: part(row(page, "Milk"), "button.rem-check").get_attribute("aria-pressed") == "true")
+    assert shown_titles(page) == ["Tea", "Milk"]
+    page.driver.execute_script("document.activeElement.blur()")
+
+    # With every reminder completed and hidden, the screen reads "No Reminders", as iOS's; the choice is kept.
+    store.reminders.delete(id=store.reminders.list()["items"][2]["id"])  # Tea
+    page.wait_until(lambda: shown_titles(page) == [])
+    assert page.wait_for(f"{APP} .rem-empty").text == "No Reminders"
+    page.resize(390, 844)
+    page.screenshot("reminders-completed-hidden-390")
+    for language, words in (("ru", ("Нет напоминаний", "Показать выполненные")), ("ja", ("リマインダーなし", "実行済みを表示"))):
+        Select(page.find("#language")).select_by_value(language)
+        page.wait_until(lambda: (page.find(f"{APP} .rem-empty").text, page.find(f"{APP} .rem-show-completed").text) == words)
+        page.screenshot(f"reminders-completed-hidden-390-{language}")
+    Select(page.find("#language")).select_by_value("en")
+    page.resize(1280, 900)
+    page.open("reminders")
+    page.wait_for(f"{APP} .rem-empty")
+    page.click(f"{APP} .rem-show-completed")
+    page.wait_until(lambda: shown_titles(page) == ["Bread", "Eggs", "Milk"])
+    page.open("reminders")
+    page.wait_until(lambda: shown_titles(page) == ["Bread", "Eggs", "Milk"], message="Show Completed is remembered")
     assert page.console_errors() == []

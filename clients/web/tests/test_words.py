@@ -1,5 +1,6 @@
-"""The page's words, in a real Chromium: empty states worded alike in every app and language, no reorder hint
-under an empty list, and an untitled photo named by its place."""
+"""The page's words, in a real Chromium: empty states worded alike in every app and language (Reminders' as the
+original and iOS word it, "No Reminders"), no reorder hint under an empty list, and an untitled photo named by
+its place."""
 from __future__ import annotations
 
 import base64
@@ -9,10 +10,10 @@ from selenium.webdriver.support.ui import Select
 from satchel_client import Satchel
 
 EMPTY = {
-    "en": {"moments": "No moments yet", "reminders": "No reminders yet", "notes": "No notes yet", "board": "No posts yet"},
-    "ru": {"moments": "Моментов пока нет", "reminders": "Напоминаний пока нет", "notes": "Заметок пока нет",
+    "en": {"moments": "No moments yet", "reminders": "No Reminders", "notes": "No notes yet", "board": "No posts yet"},
+    "ru": {"moments": "Моментов пока нет", "reminders": "Нет напоминаний", "notes": "Заметок пока нет",
            "board": "Постов пока нет"},
-    "ja": {"moments": "モーメントはまだありません", "reminders": "リマインダーはまだありません", "notes": "ノートはまだありません",
+    "ja": {"moments": "モーメントはまだありません", "reminders": "リマインダーなし", "notes": "ノートはまだありません",
            "board": "投稿はまだありません"},
 }
 

@@ -3,8 +3,9 @@
 // screen or below the last row adds one, Return inserts the next, leaving the title ends editing (the server
 // removes a blank one), the memo shows when the server says so, a circle completes, rows move by drag or
 // Alt+Arrow. Every rule and every order comes from the server; the page only shows its answers. A long list is
-// read a page at a time as the person scrolls; a refresh reads again what is shown. A reminder deleted
-// elsewhere while the person is in its row stays, with what they typed, until they keep it or let it go.
+// read a page at a time as the person scrolls; a refresh reads again what is shown. Completed reminders are
+// hidden until Show Completed, as in iOS. A reminder deleted or changed elsewhere while the person is in its
+// row stays, with what they typed, until they choose.
 import { arrange, coalesce, errorLine, h, moreButton, pagedList, showError } from './ui.js';
 import { extend, t } from './i18n.js';
 import { dragRows } from './dragrows.js';
@@ -15,7 +16,9 @@ import {
 
 extend({
   en: {
-    'reminders.empty': 'No reminders yet',
+    'reminders.empty': 'No Reminders',
+    'reminders.showCompleted': 'Show Completed',
+    'reminders.hideCompleted': 'Hide Completed',
     'reminders.new': 'New Reminder',
     'reminders.list': 'Reminders',
     'reminders.title': 'Title',
@@ -34,7 +37,9 @@ extend({
     'reminders.undo': 'Undo',
   },
   ru: {
-    'reminders.empty': 'Напоминаний пока нет',
+    'reminders.empty': 'Нет напоминаний',
+    'reminders.showCompleted': 'Показать выполненные',
+    'reminders.hideCompleted': 'Скрыть выполненные',
     'reminders.new': 'Новое напоминание',
     'reminders.list': 'Напоминания',
     'reminders.title': 'Название',
@@ -53,7 +58,9 @@ extend({
     'reminders.undo': 'Вернуть',
   },
   ja: {
-    'reminders.empty': 'リマインダーはまだありません',
+    'reminders.empty': 'リマインダーなし',
+    'reminders.showCompleted': '実行済みを表示',
+    'reminders.hideCompleted': '実行済みを非表示',
     'reminders.new': '新規リマインダー',
     'reminders.list': 'リマインダー',
     'reminders.title': 'タイトル',
@@ -98,6 +105,8 @@ export function mount(section, { rpc }) {
   const heading = h('h2', { class: 'rem-heading', tabindex: '-1' }, t('reminders'));
   const newLabel = h('span', {}, t('reminders.new'));
   const newButton = h('button', { type: 'button', class: 'rem-new', onclick: () => add() }, icon('add'), newLabel);
+  let showCompleted = localStorage.getItem('satchel.reminders.showCompleted') === 'true';
+  const completedButton = h('button', { type: 'button', class: 'rem-show-completed', onclick: () => setShowCompleted(!showCompleted) });
   const listError = errorLine();
   const status = h('p', { class: 'visually-hidden', role: 'status' });
   const list = h('ul', { class: 'list rem-list', 'aria-label': t('reminders.list') });
@@ -115,7 +124,8 @@ export function mount(section, { rpc }) {
   /** @type {{title: string, memo: string, completed: boolean, afterId: string | null} | null} */
   let undone = null;
   section.classList.add('reminders');
-  section.append(h('div', { class: 'toolbar rem-toolbar' }, heading, newButton), listError, status, canvas, undoBar);
+  section.append(h('div', { class: 'toolbar rem-toolbar' }, heading, newButton), h('div', { class: 'rem-filter' }, completedButton),
+    listError, status, canvas, undoBar);
 
   // Rows
 
@@ -301,8 +311,31 @@ export function mount(section, { rpc }) {
     if (what.completed) await rpc.call('reminders.setCompleted', { id: row.id, completed: true }).then((item) => showState(row, item), () => {});
   }
 
+  // Completed reminders, hidden until Show Completed, as in iOS
+
+  /**
+   * Whether the row is on screen: not completed, or completed with Show Completed on, or holding the focus
+   * (`focused`, the element that has or takes it) or what the person typed or has to choose.
+   */
+  function shows(row, focused = document.activeElement) {
+    return showCompleted || !row.server.completed || Boolean(row.notice) || unsaved(row)
+      || (focused instanceof Node && row.li.contains(focused));
+  }
+
+  function showRows(focused = document.activeElement) {
+    for (const row of rows.values()) row.li.hidden = !shows(row, focused);
+    showEmpty();
+  }
+
+  function setShowCompleted(on) {
+    showCompleted = on;
+    localStorage.setItem('satchel.reminders.showCompleted', String(on));
+    completedButton.textContent = t(on ? 'reminders.hideCompleted' : 'reminders.showCompleted');
+    showRows();
+  }
+
   function showEmpty() {
-    const none = rows.size === 0;
+    const none = ![...rows.values()].some((row) => !row.li.hidden);
     empty.hidden = !loaded || !none;
     card.hidden = none;
   }
@@ -480,6 +513,7 @@ export function mount(section, { rpc }) {
       const reminder = await rpc.call('reminders.toggle', { id: row.id });
       showError(row.error, null);
       if (rows.get(reminder.id) === row) showState(row, reminder);
+      showRows(); // completed, it stays in view while the focus is in its row
     } catch (error) {
       if (!gone(row, error)) showError(row.error, error);
     }
@@ -517,7 +551,8 @@ export function mount(section, { rpc }) {
       const now = domRows().filter((other) => other !== row);
       now.splice(Math.min(toIndex, now.length), 0, row);
       arrangeRows(now);
-      status.textContent = t('reminders.moved', { title: label(row), position: toIndex + 1, count: now.length });
+      const onScreen = now.filter((each) => !each.li.hidden);
+      status.textContent = t('reminders.moved', { title: label(row), position: onScreen.indexOf(row) + 1, count: onScreen.length });
     } catch (error) {
       if (!gone(row, error)) showError(row.error, error);
     }
@@ -649,7 +684,7 @@ export function mount(section, { rpc }) {
     }
     arrangeRows(ordered);
     for (const row of rows.values()) row.li.classList.toggle('editing', row.id === editingId && !row.deleted);
-    showEmpty();
+    showRows();
     more.show(pages.more);
     for (const [row, afterId] of lost) await rescue(row, afterId && seen.has(afterId) ? afterId : null);
   }
@@ -668,7 +703,7 @@ export function mount(section, { rpc }) {
           list.append(row.li);
         }
       } finally { quiet = false; }
-      showEmpty();
+      showRows();
     } catch (error) {
       showError(listError, error);
     }
@@ -691,7 +726,25 @@ export function mount(section, { rpc }) {
     if (row && isField(event.target) && editingId !== row.id && !row.deleted) beginEditing(row);
   });
 
+  // A completed row the person leaves goes: at once when the keyboard leaves it, once the pointer is released
+  // when a press does (rows moving under a pressed pointer would change what it clicks), never when the
+  // window only loses the focus.
+  let pressed = false;
+  document.addEventListener('pointerdown', () => { pressed = true; }, true);
+  const released = () => {
+    if (!pressed) return;
+    pressed = false;
+    setTimeout(() => showRows(), 0); // after the click the press makes
+  };
+  document.addEventListener('pointerup', released, true);
+  document.addEventListener('pointercancel', released, true);
+
   list.addEventListener('focusout', (event) => {
+    const left = rowOf(event.target);
+    if (left && !pressed && document.activeElement !== event.target) {
+      left.li.hidden = !shows(left, event.relatedTarget);
+      if (left.li.hidden) showEmpty();
+    }
     if (quiet) return;
     const row = rowOf(event.target);
     if (!row || !rows.has(row.id) || row.deleted) return;
@@ -708,8 +761,11 @@ export function mount(section, { rpc }) {
     const vertical = event.key === 'ArrowUp' || event.key === 'ArrowDown';
     if (vertical && (event.altKey || (event.target === row.handle && !event.ctrlKey && !event.metaKey))) {
       event.preventDefault();
+      // One place up or down among the rows on screen: past the hidden completed ones.
       const order = domRows();
-      moveTo(row, order.indexOf(row) + (event.key === 'ArrowUp' ? -1 : 1));
+      const onScreen = order.filter((each) => !each.li.hidden);
+      const next = onScreen[onScreen.indexOf(row) + (event.key === 'ArrowUp' ? -1 : 1)];
+      if (next) moveTo(row, order.indexOf(next));
       return;
     }
     if (!isField(event.target) || event.isComposing || event.keyCode === 229) return;
@@ -759,6 +815,7 @@ export function mount(section, { rpc }) {
   // Drag and drop: a row's handle drags the row (what is typed is saved first).
   dragRows({ list, tail, rowOf, order: domRows, start: saveAll, moveTo });
 
+  setShowCompleted(showCompleted);
   load();
 
   return {
@@ -789,6 +846,8 @@ export function mount(section, { rpc }) {
       }
       const row = rows.get(id);
       if (!row) return;
+      row.li.hidden = false; // completed and hidden: in view while the focus is in it
+      showEmpty();
       row.li.scrollIntoView({ block: 'center' });
       row.title.focus();
     },
@@ -796,6 +855,7 @@ export function mount(section, { rpc }) {
       heading.textContent = t('reminders');
       newLabel.textContent = t('reminders.new');
       empty.textContent = t('reminders.empty');
+      completedButton.textContent = t(showCompleted ? 'reminders.hideCompleted' : 'reminders.showCompleted');
       showUndo();
       more.element.textContent = t('loadMore');
       list.setAttribute('aria-label', t('reminders.list'));
