@@ -5,9 +5,12 @@ by side, to keep theirs, take the other or keep both (a copy titled with this de
 nothing typed is lost without the person choosing, Cancel included."""
 from __future__ import annotations
 
+import base64
 import datetime
 
 from satchel_client import Satchel
+
+from test_moments import png
 
 EDITOR = "dialog .note-editor"
 CONTENT = f"{EDITOR} textarea[name='content']"
@@ -143,6 +146,57 @@ def test_a_change_elsewhere_shows_at_once_and_keep_both_keeps_both(bridge, page)
     assert copy != first, "two notes, two titles"
     assert copy in {f"Plan — laptop, {stamp}" for stamp in stamps(before, after)}, copy
     assert page.console_errors() == []
+
+
+def test_keep_both_twice_names_every_copy_apart(bridge, page):
+    """Two notes are never titled alike by Keep both: a second copy made the same minute is "(2)"."""
+    with Satchel(db=bridge.db) as s:
+        s.call("sync.setDeviceName", {"name": "laptop"})
+    note = open_note(page, bridge)
+    before = datetime.datetime.now()
+    for turn in (1, 2):
+        if turn == 2:
+            page.click("section[data-app='notes'] li.note:first-child .note-open")
+            page.wait_for(EDITOR)
+        type_content(page, f"mine {turn}")
+        with Satchel(db=bridge.db) as other:
+            other.notes.update(id=note["id"], content=f"theirs {turn}")
+        page.wait_for(f"{EDITOR} .conflict")
+        page.click(f"{EDITOR} .conflict-keep-both")
+        page.wait_gone("dialog")
+        page.wait_until(lambda: len(notes(bridge)) == turn + 1)
+    after = datetime.datetime.now()
+    titles = [title for title, _ in notes(bridge)]
+    assert len(set(titles)) == 3, titles
+    copies = {f"Plan — laptop, {stamp}" for stamp in stamps(before, after)}
+    assert titles[0] == "Plan" and set(titles[1:]) <= copies | {f"{copy} (2)" for copy in copies}, titles
+    if len({title.removesuffix(" (2)") for title in titles[1:]}) == 1:
+        assert sorted(titles[1:])[1].endswith(" (2)")
+    assert page.console_errors() == []
+
+
+def test_keep_both_of_a_post_whose_words_are_the_same_marks_the_copy(bridge, page):
+    """A post has no title: when only the photos differ, Keep both marks the copy's text as sync does, so the
+    two posts can be told apart."""
+    with Satchel(db=bridge.db) as s:
+        s.call("sync.setDeviceName", {"name": "laptop"})
+        first = s.diary.create(text="the harbour", images=[{"data": base64.b64encode(png(40, 30, (10, 90, 160))).decode()}])
+    page.open("moments")
+    page.click("section[data-app='moments'] .moment-card")
+    page.click("section[data-app='moments'] .moments-edit")
+    page.wait_for("dialog .moment-form")
+    page.click("dialog .moment-remove-photo")  # here: the photo taken out
+    with Satchel(db=bridge.db) as other:  # there: another photo instead
+        other.diary.update(id=first["id"], images=[{"data": base64.b64encode(png(30, 40, (160, 90, 10))).decode()}])
+    page.wait_for("dialog .moment-form .conflict")
+    before = datetime.datetime.now()
+    page.click("dialog .moment-form .conflict-keep-both")
+    page.wait_gone("dialog")
+    after = datetime.datetime.now()
+    with Satchel(db=bridge.db) as s:
+        texts = sorted(s.diary.get(id=item["id"])["text"] for item in s.diary.list()["items"])
+    assert texts[0] == "the harbour"
+    assert texts[1] in {f"the harbour — laptop, {stamp}" for stamp in stamps(before, after)}, texts
 
 
 def test_keep_mine_saves_over_the_other_version_after_seeing_it(bridge, page):
