@@ -63,3 +63,42 @@ def test_the_photo_viewer_pages_with_the_arrow_keys(bridge, page, tmp_path):
     page.wait_until(lambda: caption() == "two")
     page.driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)
     page.wait_until(lambda: caption() == "three")
+
+
+def focused_note(page):
+    """The note whose open button has the focus (its id), or the focused element's tag."""
+    return active(page, "a.matches('.note-open') ? a.closest('[data-id]').dataset.id : a.tagName")
+
+
+def test_the_focus_returns_to_the_note_that_opened_the_editor(bridge, page):
+    """Discard (and Save) close the editor with the focus back on the note that opened it, though the list was
+    drawn again meanwhile (a change made elsewhere), not on the page."""
+    with Satchel(db=bridge.db) as s:
+        plan = s.notes.create(title="Plan", content="v1")
+        s.notes.create(title="Other", content="v1")
+    page.open("notes")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] .note-open")) == 2)
+    page.driver.execute_script("arguments[0].focus()", page.find("section[data-app='notes'] .note-open"))
+    page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    content = page.wait_for("dialog .note-editor textarea[name='content']")
+    content.send_keys(" and more")
+    with Satchel(db=bridge.db) as other:
+        other.notes.create(title="Third", content="from elsewhere")
+    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] .note-open")) == 3)
+    content.send_keys(Keys.ESCAPE)
+    page.wait_for("dialog .confirm")
+    page.driver.switch_to.active_element.send_keys(Keys.TAB)  # from Keep editing to Discard
+    assert page.driver.switch_to.active_element.text == "Discard"
+    page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    page.wait_gone("dialog")
+    page.wait_until(lambda: focused_note(page) == plan["id"], message="back on the note that opened the editor")
+
+    page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    content = page.wait_for("dialog .note-editor textarea[name='content']")
+    content.send_keys(" saved")
+    page.find("dialog .note-editor button[value='save']").send_keys(Keys.ENTER)
+    page.wait_gone("dialog")
+    with Satchel(db=bridge.db) as s:
+        page.wait_until(lambda: s.notes.get(id=plan["id"])["content"] == "v1 saved")
+    page.wait_until(lambda: focused_note(page) == plan["id"], message="after Save and the list drawn again")
+    assert page.console_errors() == []

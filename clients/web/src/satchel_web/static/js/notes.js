@@ -9,7 +9,7 @@ import { editNote as openEditor, formatDeadline } from './note-editor.js';
 import { photoError } from './photo-errors.js';
 import { viewPhoto as openViewer } from './photo-viewer.js';
 import {
-  coalesce, errorLine, h, moreButton, openDialog, pagedList, showError, storedImage, uploadImage,
+  coalesce, errorLine, h, moreButton, openDialog, pagedList, showError, storedImage, twinOf, uploadImage,
 } from './ui.js';
 
 extend({
@@ -116,8 +116,11 @@ export function mount(section, { rpc }) {
   function render() {
     const { items, last } = lists[mode];
     const empty = (key) => (last ? [h('li', { class: 'empty' }, t(key))] : []); // said once the list is read
+    // The item holding the focus keeps it, drawn again.
+    const focused = section.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
     if (mode === 'text') notesList.replaceChildren(...(items.length ? items.map(noteRow) : empty('noNotes')));
     else photoGrid.replaceChildren(...(items.length ? items.map(photoCell) : picked.length ? [] : empty('noPhotos')), ...picked);
+    if (focused && !focused.isConnected) twinOf(focused)?.focus({ preventScroll: true });
     for (const [name, button] of Object.entries(more)) button.show(name === mode && lists[name].more);
     hint.hidden = lists[mode].items.length < 2; // nothing to reorder under an empty (or one-item) list
   }

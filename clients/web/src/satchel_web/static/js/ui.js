@@ -74,13 +74,30 @@ export function errorLine() {
 }
 
 /**
- * Opens a modal `<dialog>` with `content`; resolves with the dialog's return value when it closes.
+ * The control in `opener`'s place once a refresh drew its item again: the same item's (by `data-id`), of the
+ * same kind.
+ * @param {HTMLElement} opener
+ * @returns {HTMLElement | null}
+ */
+export function twinOf(opener) {
+  const item = /** @type {HTMLElement | null} */ (opener.closest('[data-id]'));
+  if (!item) return null;
+  const twin = document.querySelector(`${item.tagName.toLowerCase()}[data-id="${CSS.escape(item.dataset.id)}"]`);
+  const kind = opener.tagName.toLowerCase() + (opener.classList.length ? `.${CSS.escape(opener.classList[0])}` : '');
+  return /** @type {HTMLElement | null} */ (!twin || opener === item ? twin : twin.querySelector(kind));
+}
+
+/**
+ * Opens a modal `<dialog>` with `content`; resolves with the dialog's return value when it closes. The focus
+ * then returns to the control that opened it, or to the one in its place when a refresh drew it again
+ * meanwhile (never to the page itself).
  * @param {Node} content
  * @param {{label?: string, className?: string}} [options]
  * @returns {Promise<string>}
  */
 export function openDialog(content, options = {}) {
   const { label, className = '' } = options;
+  const opener = document.activeElement;
   const dialog = h('dialog', { class: `sheet ${className}`, 'aria-label': label });
   dialog.append(content);
   document.body.append(dialog);
@@ -89,6 +106,8 @@ export function openDialog(content, options = {}) {
     dialog.addEventListener('close', () => {
       resolve(dialog.returnValue);
       dialog.remove();
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost && opener instanceof HTMLElement) (opener.isConnected ? opener : twinOf(opener))?.focus();
     });
   });
 }
