@@ -270,7 +270,8 @@ def test_the_panel_speaks_the_pages_language(bridge, page):
     page.wait_gone("dialog")
     Select(page.find("#language")).select_by_value("ja")
     page.wait_until(lambda: page.find("[role='tab'][data-app='moments']").text == "モーメント")
-    page.click("section[data-app='notes'] .note-open")
+    # The list is drawn again in the new language, maybe between finding the note and clicking it: once more.
+    page.wait_until(lambda: page.find("section[data-app='notes'] .note-open").click() or True)
     page.wait_for(EDITOR)
     type_content(page, "私の版")
     with Satchel(db=bridge.db) as other:
