@@ -13,7 +13,7 @@ from satchel_web.security import CSP
 
 RULES = json.dumps({"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
 # Each app, and what shows once its (demo) data is drawn.
-APPS = {"moments": ".moment-card", "reminders": ".rem-row", "messages": ".chat-row", "notes": ".note",
+APPS = {"moments": ".moment-card", "reminders": ".rem-row:not([hidden])", "messages": ".chat-row", "notes": ".note",
         "board": ".board-post"}
 
 # The contrast of two computed CSS colours (rgb(...) strings), as WCAG defines it.
@@ -112,6 +112,51 @@ def test_refused_photos_and_a_photo_the_browser_cannot_draw_have_no_violation(br
     page.wait_for("dialog .moment-undrawable")
     assert violations(page) == [], "a post's sheet with a HEIC and a refused photo"
     page.screenshot(f"accessibility-photos-refused-390-{colours}")
+
+
+@pytest.mark.parametrize("colours", ["light", "dark"])
+def test_what_a_change_made_elsewhere_shows_has_no_violation(bridge, page, colours):
+    """A reminder deleted elsewhere while typed in (its notice), Undo for one whose title was cleared, Show
+    Completed, a board post deleted under the focus, and an open message deleted elsewhere, in light and dark."""
+    from selenium.webdriver.common.keys import Keys
+
+    with Satchel(db=bridge.db) as s:
+        milk = s.reminders.add(title="Milk", memo="2 litres")["reminder"]["id"]
+        bread = s.reminders.add(title="Bread")["reminder"]["id"]
+        s.reminders.endEditing()
+        banana = s.board.create(title="Banana")["id"]
+        message = s.messages.send(text="See you at eight?")["id"]
+    scheme(page, colours)
+    page.open("reminders")
+    title = page.wait_for(f"li.rem-row[data-id='{milk}'] input.rem-title")
+    title.click()
+    title.send_keys(Keys.CONTROL, "a")
+    title.send_keys(Keys.BACKSPACE, Keys.ESCAPE)
+    page.wait_for("section[data-app='reminders'] .rem-undo")
+    page.click(f"li.rem-row[data-id='{bread}'] input.rem-title")
+    with Satchel(db=bridge.db) as other:
+        other.reminders.delete(id=bread)
+    page.wait_for(f"li.rem-row[data-id='{bread}'] .rem-gone")
+    assert page.find("section[data-app='reminders'] .rem-show-completed").is_displayed()
+    assert violations(page) == [], "Reminders"
+    page.screenshot(f"accessibility-elsewhere-reminders-{colours}")
+
+    page.tab("board")
+    up = page.wait_for(f"li.board-post[data-id='{banana}'] .board-up")
+    page.driver.execute_script("arguments[0].focus()", up)
+    with Satchel(db=bridge.db) as other:
+        other.board.delete(id=banana)
+    page.wait_for("section[data-app='board'] .board-gone")
+    assert violations(page) == [], "Board"
+
+    page.tab("messages")
+    page.click(f"button.chat-message[data-id='{message}']")
+    page.wait_for("dialog .message-detail")
+    with Satchel(db=bridge.db) as other:
+        other.messages.delete(id=message)
+    page.wait_for("dialog .message-gone")
+    assert violations(page) == [], "the message sheet"
+    assert page.console_errors() == []
 
 
 def test_note_text_stays_readable_on_every_colour(bridge, page_factory):
