@@ -195,7 +195,9 @@ enum SyncMethods {
                 // out again, sealed.
                 try keepUnsavedKey(store: store, service: service)
                 if !pulled.more, service.encryption == .on, try store.sync.restate() > 0 { throw NetworkSteps.Again() }
-                if pulled.more || (!load.rows.isEmpty && pending > 0) { throw NetworkSteps.Again() }
+                // Again while there is more, or what this round pushed or made (a conflict copy goes out
+                // too) left more to push.
+                if pulled.more || ((!load.rows.isEmpty || !summary.copies.isEmpty) && pending > 0) { throw NetworkSteps.Again() }
                 totals.finished = true
                 return [
                     "pushed": .integer(Int64(totals.pushed)), "pulled": .integer(Int64(totals.pulled)),
