@@ -93,3 +93,54 @@ def test_every_screen_at_both_widths_in_light_and_dark_in_every_language(bridge_
                     overflow = page.driver.execute_script("return document.documentElement.scrollWidth - innerWidth")
                     assert overflow <= 0, (scheme, language, size, app, overflow)
                     page.screenshot(f"gallery-{app}-{size}-{scheme}-{language}")
+
+
+# Each tab's box and the gaps between them, at the window's edges too.
+TAB_SPACING = """
+const boxes = [...document.querySelectorAll('[role=tab]')].map((t) => t.getBoundingClientRect());
+const gaps = boxes.slice(1).map((box, i) => box.left - boxes[i].right);
+return {gaps, left: boxes[0].left, right: innerWidth - boxes.at(-1).right,
+        fits: [...document.querySelectorAll('[role=tab]')].every((t) => t.scrollWidth <= t.clientWidth + 1)};
+"""
+
+
+def test_at_390_px_the_tabs_keep_apart_and_the_reminders_toolbar_keeps_one_line(bridge_factory, page_factory):
+    """A selected tab is a filled pill: it never touches its neighbour or the window's edge, with room to spare
+    for a wider font than this machine's; "New Reminder" stays on the heading's line (its + on a phone, its
+    words its accessible name), in every language."""
+    page = page_factory(on=bridge_factory("--demo"), width=390, height=844).open("reminders")
+    for language in ("en", "ru", "ja"):
+        Select(page.find("#language")).select_by_value(language)
+        page.wait_until(lambda: page.driver.execute_script("return document.documentElement.lang") == language)
+        spacing = page.driver.execute_script(TAB_SPACING)
+        assert min(spacing["gaps"]) >= 6 and spacing["left"] >= 4 and spacing["right"] >= 4 and spacing["fits"], \
+            (language, spacing)
+        heading = page.find("section[data-app='reminders'] .rem-toolbar h2").rect
+        button = page.find("section[data-app='reminders'] .rem-new")
+        assert button.rect["y"] < heading["y"] + heading["height"], (language, "wrapped under the heading")
+        assert button.rect["x"] + button.rect["width"] <= 390
+        assert button.accessible_name == {"en": "New Reminder", "ru": "Новое напоминание", "ja": "新規リマインダー"}[language]
+        page.screenshot(f"reminders-toolbar-390-{language}")
+
+
+def test_the_page_does_not_move_sideways_when_the_scrollbar_comes_or_goes(bridge_factory, page_factory):
+    """A long screen (the board) has a scrollbar, a short one (reminders) and an open post or sheet none: the
+    tabs and the content stay where they are (the scrollbar's room is kept)."""
+    page = page_factory(on=bridge_factory("--demo"), width=1280, height=700).open("board")
+    page.wait_for("section[data-app='board'] .board-post")
+    where = "return [document.querySelector('[role=tab]').getBoundingClientRect().left," \
+            " document.querySelector('main').getBoundingClientRect().left]"
+    long = page.driver.execute_script(where)
+    assert page.driver.execute_script("return document.documentElement.scrollHeight > innerHeight")
+    page.tab("reminders")
+    page.wait_for("section[data-app='reminders'] .rem-row")
+    assert page.driver.execute_script("return document.documentElement.scrollHeight <= innerHeight")
+    assert page.driver.execute_script(where) == long
+    page.tab("moments")
+    page.click("section[data-app='moments'] .moment-card")
+    page.wait_for("section[data-app='moments'] .moments-detail-view")
+    assert page.driver.execute_script(where) == long
+    page.tab("board")
+    page.click("section[data-app='board'] .board-new")
+    page.wait_for("dialog .board-compose")
+    assert page.driver.execute_script(where) == long
