@@ -8,6 +8,9 @@ import json
 import pytest
 from selenium_axe_python import Axe
 
+from selenium.webdriver.common.keys import Keys
+
+from fill import fill
 from satchel_client import Satchel
 from satchel_web.security import CSP
 
@@ -160,31 +163,53 @@ def test_what_a_change_made_elsewhere_shows_has_no_violation(bridge, page, colou
 
 
 def test_note_text_stays_readable_on_every_colour(bridge, page_factory):
-    colours = [
-        {"hue": 0.66, "saturation": 0.9, "brightness": 0.35},  # navy
-        {"hue": 0.16, "saturation": 1, "brightness": 1},  # yellow
-        {"hue": 0, "saturation": 0, "brightness": 0},  # black
-        {"hue": 0, "saturation": 0, "brightness": 0.55},  # the grey where both texts are closest
-        {"hue": 0.33, "saturation": 1, "brightness": 0.6},
-        {"hue": 0.95, "saturation": 0.8, "brightness": 0.8},
-        {"hue": 0, "saturation": 0, "brightness": 1},  # white
-    ]
+    """Every colour of the palette, picked in the editor, and a grid over hue, saturation and brightness as any
+    client may send it (hue 0.55, saturation 1, brightness 0.75 read at 4.2:1 once): what the page draws keeps
+    4.5:1 between a note's title (and deadline) and its colour, in light and dark."""
+    page = page_factory().open("notes")
+    page.click("section[data-app='notes'] button[aria-label='New note']")
+    cells = len(page.wait_for("dialog .note-editor").find_elements("css selector", ".palette .cell:not(.custom)"))
+    page.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    page.wait_gone("dialog")
+    for index in range(cells):
+        page.click("section[data-app='notes'] button[aria-label='New note']")
+        page.wait_for("dialog .note-editor")
+        page.find_all("dialog .palette .cell:not(.custom)")[index].click()
+        page.find("dialog .note-editor input[name='title']").send_keys(f"Palette {index}")
+        page.click("dialog .note-editor button[value='save']")
+        page.wait_gone("dialog")
+    steps = [n / 12 for n in range(12)] + [0.55]
+    grid = [{"hue": hue, "saturation": saturation, "brightness": brightness}
+            for hue in steps for saturation in (0.25, 0.5, 0.75, 1)
+            for brightness in (0.35, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 1)]
+    grid += [{"hue": 0, "saturation": 0, "brightness": n / 20} for n in range(21)]
+    fill(bridge.db, "notes.create", [{"title": f"Grid {index}", "color": colour, "deadline": "2026-12-24T18:00:00Z"}
+                                     for index, colour in enumerate(grid)])
     with Satchel(db=bridge.db) as s:
-        for index, colour in enumerate(colours):
-            s.notes.create(title=f"Note {index}", color=colour, deadline="2026-12-24T18:00:00Z")
+        palette = [note["color"] for note in s.notes.list(limit=cells)["items"]]
+    assert len({colour["hex"] for colour in palette}) == cells, "each cell its own colour"
+    total = cells + len(grid)
     for name in ("light", "dark"):
         page = page_factory()
         scheme(page, name)
         page.open("notes")
-        page.wait_until(lambda: len(page.find_all("section[data-app='notes'] .note")) == len(colours))
+        # Scrolled to the end until every note is read (a page at a time).
+        page.wait_until(lambda: page.driver.execute_script(
+            "document.querySelector('section[data-app=notes] .load-more:not([hidden])')?.click();"
+            "return document.querySelectorAll('section[data-app=notes] .note').length") == total, timeout=30)
         ratios = page.driver.execute_script(CONTRAST_JS + """
             return [...document.querySelectorAll('section[data-app="notes"] .note')].map((card) => {
               const background = getComputedStyle(card).backgroundColor;
-              return ['.note-title', '.note-deadline'].map((part) =>
-                ratio(getComputedStyle(card.querySelector(part)).color, background));
+              const parts = [...card.querySelectorAll('.note-title, .note-deadline')];
+              return [card.querySelector('.note-title').textContent, background,
+                      Math.min(...parts.map((part) => ratio(getComputedStyle(part).color, background)))];
             });""")
-        for index, pair in enumerate(ratios):
-            assert min(pair) >= 4.5, (name, colours[index], pair)
+        assert len(ratios) == total
+        low = [(title, background, round(value, 2)) for title, background, value in ratios if value < 4.5]
+        assert low == [], (name, low[:10], len(low))
+        blue = grid.index({"hue": 0.55, "saturation": 1, "brightness": 0.75})
+        page.driver.execute_script("[...document.querySelectorAll('.note-title')].find((t) => t.textContent === arguments[0])"
+                                   ".scrollIntoView({block: 'center'})", f"Grid {blue}")
         page.screenshot(f"notes-colours-{name}")
 
 

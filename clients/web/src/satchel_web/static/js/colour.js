@@ -59,9 +59,14 @@ export function contrast(first, second) {
   return (light + 0.05) / (dark + 0.05);
 }
 
-/** The text colour that reads best on `background` (#RRGGBB): near-black or white, by WCAG contrast. */
+/**
+ * The text colour that reads best on `background` (#RRGGBB): near-black or white, by WCAG contrast; on the middle
+ * tones where neither reaches 4.5:1 (a blue at hue 0.55, brightness 0.75), black, which always does there.
+ */
 export function textOn(background) {
-  return contrast(background, DARK_TEXT) >= contrast(background, '#FFFFFF') ? DARK_TEXT : '#FFFFFF';
+  const [dark, light] = [contrast(background, DARK_TEXT), contrast(background, '#FFFFFF')];
+  if (Math.max(dark, light) < 4.5) return '#000000';
+  return dark >= light ? DARK_TEXT : '#FFFFFF';
 }
 const DARK_TEXT = '#1C1C1E';
 
