@@ -153,6 +153,51 @@ def test_photo_notes_grid_viewer_and_caption(bridge, page_factory, tmp_path):
     assert page.console_errors() == []
 
 
+def test_photo_tiles_are_one_size_with_a_caption_or_without(bridge, page_factory):
+    """Photos of every shape, some captioned (one caption long), tile the grid as squares of one size, at both
+    widths and in dark too; a caption is drawn on its photo, readable, and whole in the tile's name."""
+    from test_accessibility import CONTRAST_JS
+    from test_moments import png
+
+    long = "A caption long enough to wrap onto a second line, and a third, in a tile this narrow"
+    shapes = [(400, 300, "Sleepy"), (300, 400, None), (300, 300, None), (500, 200, long), (200, 500, None), (320, 320, "Sofa")]
+    with Satchel(db=bridge.db) as s:
+        for index, (width, height, caption) in enumerate(shapes):
+            s.photos.add(image={"data": base64.b64encode(png(width, height, (40 * index, 120, 200))).decode()},
+                         caption=caption)
+    tiles = """return [...document.querySelectorAll('section[data-app="notes"] li.photo')].map((tile) => {
+      const box = tile.getBoundingClientRect(), img = tile.querySelector('img').getBoundingClientRect();
+      return [Math.round(box.width), Math.round(box.height), Math.round(img.width), Math.round(img.height)]; })"""
+    for width, scheme in ((1280, "light"), (390, "dark")):
+        page = page_factory(width=width, height=900 if width > 600 else 844)
+        page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                    {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        page.open("notes")
+        page.click("section[data-app='notes'] .segmented button:nth-child(2)")
+        page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo img")) == len(shapes))
+        sizes = page.driver.execute_script(tiles)
+        assert len({tuple(size) for size in sizes}) == 1, sizes
+        tile_width, tile_height, image_width, image_height = sizes[0]
+        assert tile_width == tile_height == image_width == image_height, sizes[0]
+        captions = page.find_all("section[data-app='notes'] li.photo .caption")
+        assert [caption.text.split("\n")[0][:6] for caption in captions] == ["Sleepy", long[:6], "Sofa"]
+        assert page.driver.execute_script(  # two lines at most, no third peeking out below them
+            "return [...document.querySelectorAll('li.photo .caption')].every((c) => { const s = getComputedStyle(c);"
+            " return c.clientHeight <= 2 * parseFloat(s.lineHeight) + parseFloat(s.paddingTop) + 1; })")
+        names = [button.accessible_name for button in page.find_all("section[data-app='notes'] li.photo button")]
+        assert names[0] == "Sleepy" and names[3] == long
+        # White words on a dark band: readable over a white photo as over a black one.
+        ratio = page.driver.execute_script(CONTRAST_JS + """
+            const caption = document.querySelector('section[data-app="notes"] li.photo .caption');
+            const style = getComputedStyle(caption);
+            const [r, g, b, a] = style.backgroundColor.match(/[\\d.]+/g).map(Number);
+            const over = (base) => `rgb(${[r, g, b].map((c) => c * a + base * (1 - a)).join(',')})`;
+            return Math.min(ratio(style.color, over(255)), ratio(style.color, over(0)));""")
+        assert ratio >= 4.5, ratio
+        page.screenshot(f"notes-photo-tiles-{width}-{scheme}")
+        assert page.console_errors() == []
+
+
 def test_a_change_from_another_process_shows_up_live_at_both_widths(bridge, page_factory):
     wide = page_factory(width=1280).open("notes")
     narrow = page_factory(width=390, height=844).open("notes")
