@@ -3,6 +3,7 @@
 // up or down per browser (a voter id kept in localStorage), a new post with a counter to 255, delete after
 // asking. The server decides every rule and every order; the page shows its answers.
 import { arrange, coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
+import { stamp } from './dates.js';
 import { extend, language, t } from './i18n.js';
 import { icon } from './icons.js';
 
@@ -96,12 +97,6 @@ function graphemes(text) {
 
 const characters = (text) => graphemes(text).length;
 
-const pad = (number) => String(number).padStart(2, '0');
-function formatDate(iso) {
-  const date = new Date(iso);
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
 /**
  * Mounts the screen in `section`.
  * @param {HTMLElement} section
@@ -170,7 +165,7 @@ export function mount(section, { rpc }) {
     row.li.dataset.myVote = post.myVote ?? '';
     row.title.textContent = post.title;
     row.count.replaceChildren(String(post.votes), h('span', { class: 'visually-hidden' }, ` ${t('board.votes')}`));
-    row.meta.textContent = `${t('board.counts', { ups: post.ups, downs: post.downs })} · ${formatDate(post.createdAt)}`;
+    row.meta.textContent = `${t('board.counts', { ups: post.ups, downs: post.downs })} · ${stamp(post.createdAt)}`;
     row.up.setAttribute('aria-pressed', String(post.myVote === 'up'));
     row.down.setAttribute('aria-pressed', String(post.myVote === 'down'));
     row.up.setAttribute('aria-label', t('board.up', { title: post.title }));

@@ -1,6 +1,7 @@
 // @ts-check
 // Moments: a personal diary. Posts newest first (date, a five-line excerpt, its first photos as WeChat shows them),
 // a detail screen with the whole text and the photo grid, one form that creates and edits.
+import { stamp } from './dates.js';
 import { extend, t } from './i18n.js';
 import { editPost as openForm } from './moment-form.js';
 import { coalesce, confirmDialog, errorLine, h, labels, showError, storedImage } from './ui.js';
@@ -84,14 +85,15 @@ export function mount(section, { rpc }) {
   function card(preview) {
     const images = allPhotos.get(preview.id) ?? preview.thumbnails;
     if (images.length < preview.imageCount) readPhotos(preview.id);
-    const key = JSON.stringify([preview.displayDate, preview.excerpt, images.map((image) => image.id), t('moments.post')]);
+    const date = stamp(preview.createdAt);
+    const key = JSON.stringify([date, preview.excerpt, images.map((image) => image.id), t('moments.post')]);
     const known = cards.get(preview.id);
     if (known?.key === key) return known.element;
     const button = h('button', { type: 'button', class: 'moment-card card', dataset: { id: preview.id }, onclick: () => open(preview.id) },
-      h('time', { class: 'moment-date', datetime: preview.createdAt }, preview.displayDate),
+      h('time', { class: 'moment-date', datetime: preview.createdAt }, date),
       preview.excerpt ? h('span', { class: 'moment-excerpt', dir: 'auto' }, preview.excerpt) : null,
       feedPhotos(images));
-    if (!preview.excerpt) button.setAttribute('aria-label', `${t('moments.post')} ${preview.displayDate}`);
+    if (!preview.excerpt) button.setAttribute('aria-label', `${t('moments.post')} ${date}`);
     const element = h('li', { dataset: { id: preview.id } }, button);
     cards.set(preview.id, { key, element });
     return element;
@@ -149,7 +151,7 @@ export function mount(section, { rpc }) {
 
   function renderDetail() {
     if (!post) return;
-    detailDate.textContent = post.displayDate;
+    detailDate.textContent = stamp(post.createdAt);
     detailText.textContent = post.text;
     detailText.hidden = !post.text;
     detailGrid.replaceChildren(...post.layout.map((row) => h('div', { class: `moment-row columns-${row.length}` },

@@ -6,7 +6,8 @@ import { colourPicker, DEFAULT_COLOUR } from './colour.js';
 import {
   conflictPanel, copyLabel, markedCopy, markedText, mergedNotice, mergeFields, mergeValue, putMerged, versionText,
 } from './conflict.js';
-import { language, t } from './i18n.js';
+import { stamp } from './dates.js';
+import { t } from './i18n.js';
 import { confirmDialog, errorLine, h, openDialog, showError } from './ui.js';
 
 function localInputValue(iso) {
@@ -16,9 +17,8 @@ function localInputValue(iso) {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-export function formatDeadline(iso) {
-  return new Date(iso).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** A deadline, written as every date of the page is. */
+export const formatDeadline = stamp;
 
 /** A note's title holds at most this many characters (the server's rule). */
 const TITLE_LIMIT = 500;
