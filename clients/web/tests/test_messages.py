@@ -4,6 +4,7 @@ says so, sending from the field at the bottom, round avatars with a placeholder,
 deletes or just closes. Errors (an unreachable feed, a refused message) are shown where they happened."""
 from __future__ import annotations
 
+import datetime
 import http.server
 import json
 import re
@@ -302,4 +303,75 @@ def test_a_load_waiting_on_the_feed_holds_back_no_save_and_leaving_messages_canc
     page.tab("messages")
     page.wait_until(lambda: len(texts(page)) == 20)
     assert len(stored(page.bridge)) == 20
+    assert page.console_errors() == []
+
+
+def test_days_have_headings_far_back_comes_in_few_trips_and_the_end_is_no_button(page, feed):
+    """Messages over many days: each day's first under its heading ("Today", "Yesterday", a date), in each
+    language; 1,000 messages reached by scrolling to the top in a few trips (the batch grows as the person
+    goes back), and at the end a note that says so where the button was, not a second button."""
+    now = datetime.datetime.now().astimezone()
+    at = lambda days, hour, minute: (now - datetime.timedelta(days=days)).replace(hour=hour, minute=minute, second=0,
+                                                                                   microsecond=0)
+    recent = [("Good morning", at(0, 9, 5)), ("See you tomorrow", at(1, 18, 0)), ("Long ago", at(25, 1, 57))]
+    older = [(f"Old {n}", at(40, 12, 0) - datetime.timedelta(hours=n)) for n in range(997)]
+    feed.messages = [{"id": f"d{index}", "text": text, "sentAt": when.astimezone(datetime.timezone.utc).isoformat(),
+                      "author": {"name": "Anna Petrova"}} for index, (text, when) in enumerate(recent + older)]
+    page.open("messages")
+    page.wait_until(lambda: len(texts(page)) == 20)
+
+    def under_headings():
+        """[heading, [texts]] in the chat's order."""
+        return page.driver.execute_script("""
+            const days = [];
+            for (const li of document.querySelector(arguments[0]).children) {
+              if (li.classList.contains('chat-day')) days.push([li.textContent, []]);
+              else days.at(-1)[1].push(li.querySelector('.chat-text').textContent);
+            }
+            return days;""", f"{APP} .chat-list")
+
+    long_ago = at(25, 1, 57)
+    expected = (f"{long_ago:%A}, {long_ago:%B} {long_ago.day}" if long_ago.year == now.year
+                else f"{long_ago:%B} {long_ago.day}, {long_ago.year}")
+    days = under_headings()
+    assert days[-3:] == [[expected, ["Long ago"]], ["Yesterday", ["See you tomorrow"]], ["Today", ["Good morning"]]]
+    shown = [datetime.datetime.fromisoformat(m["sentAt"]).astimezone().date() for m in feed.messages[:20]]
+    assert len(days) == len(set(shown)), "one heading a day"
+    assert page.texts(f"{APP} .chat-time")[-3].replace("\u202f", " ") == "1:57 AM"
+    page.screenshot("messages-days-1280")
+    for language, today, yesterday in (("ru", "Сегодня", "Вчера"), ("ja", "今日", "昨日")):
+        Select(page.find("#language")).select_by_value(language)
+        page.wait_until(lambda: [day for day, _ in under_headings()[-2:]] == [yesterday, today], message=language)
+    page.screenshot("messages-days-ja-1280")
+    Select(page.find("#language")).select_by_value("en")
+    page.wait_until(lambda: under_headings()[-1][0] == "Today")
+
+    # Far back: each trip to the top brings as many again as are shown (500 at most).
+    for _ in range(60):
+        if page.find_all(f"{APP} .chat-end:not([hidden])"):
+            break
+        asked = len(feed.asked)
+        page.driver.execute_script("document.querySelector(arguments[0]).scrollTop = 0", f"{APP} .chat-log")
+        page.wait_until(lambda: len(feed.asked) > asked and log_state(page)["busy"] == "false", timeout=30, message=f"{feed.asked} {len(texts(page))} {log_state(page)}")
+    assert len(texts(page)) == 1000 and texts(page)[0] == "Old 996"
+    assert [limit for _, limit in feed.asked] == [20, 20, 40, 80, 160, 320, 500, 500][:len(feed.asked)]
+    assert len(feed.asked) <= 8, feed.asked
+    assert len(stored(page.bridge)) == 500 and len(under_headings()) == len(
+        {datetime.datetime.fromisoformat(m["sentAt"]).astimezone().date() for m in feed.messages})
+
+    # The end: the note alone, in the chat's words and no control's look.
+    end = page.find(f"{APP} .chat-end")
+    assert end.text == "No more messages" and end.get_attribute("role") == "alert"
+    assert page.find_all(f"{APP} button.chat-load:not([hidden])") == []
+    look = page.driver.execute_script(
+        "const s = getComputedStyle(arguments[0]); return [s.borderTopWidth, s.backgroundColor];", end)
+    assert look == ["0px", "rgba(0, 0, 0, 0)"], look
+    page.driver.execute_script("document.querySelector(arguments[0]).scrollTop = 0", f"{APP} .chat-log")
+    page.screenshot("messages-end-1280")
+    as_phone(page)
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    Select(page.find("#language")).select_by_value("ru")
+    page.wait_until(lambda: end.text == "Больше сообщений нет")
+    page.driver.execute_script("document.querySelector(arguments[0]).scrollTop = 0", f"{APP} .chat-log")
+    page.screenshot("messages-end-390-ru-dark")
     assert page.console_errors() == []

@@ -1,6 +1,8 @@
 // @ts-check
-// Messages: a chat read from the bottom up, earlier batches loaded from the feed at the top, an input field at
-// the bottom, and a detail sheet for each message with its date, avatar and text.
+// Messages: a chat read from the bottom up under a heading for each day, earlier batches loaded from the feed at
+// the top (larger the further back the person goes), an input field at the bottom, and a detail sheet for each
+// message with its date, avatar and text.
+import { day, sameDay, stamp, time } from './dates.js';
 import { extend, language, t } from './i18n.js';
 import { coalesce, errorLine, h, labels, openDialog, showError } from './ui.js';
 
@@ -28,6 +30,11 @@ extend({
 
 const PAGE = 50; // stored messages per page of `messages.list`
 const BATCH = 20; // messages asked of the feed per `messages.loadMore`
+/**
+ * How many earlier messages to bring when the top is reached with `shown` on screen: as many again (from `least`,
+ * at most 500, a call's most), so going far back takes a few trips, not one per screenful: 1,000 take six.
+ */
+const further = (shown, least) => Math.min(500, Math.max(least, shown));
 
 /** Up to two initials of `name` ("Anna Petrova" → "AP"). */
 function initials(name) {
@@ -59,9 +66,6 @@ function avatar(author, size = 'small') {
   return holder;
 }
 
-// The hour as each language writes it: 7:42 PM in English, 19:42 in Russian and Japanese.
-const timeOf = (iso) => new Date(iso).toLocaleTimeString(language(), { hour: 'numeric', minute: '2-digit' });
-const dateOf = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: 'long', timeStyle: 'short' });
 
 /**
  * Mounts the screen in `section`.
@@ -111,11 +115,18 @@ export function mount(section, { rpc }) {
       h('span', { class: 'chat-bubble' },
         h('span', { class: 'chat-author' }, message.author.name),
         h('span', { class: 'chat-text', dir: 'auto' }, message.text),
-        h('time', { class: 'chat-time', datetime: message.sentAt }, timeOf(message.sentAt))));
+        h('time', { class: 'chat-time', datetime: message.sentAt }, time(message.sentAt))));
     const element = h('li', { class: `chat-row ${message.origin === 'local' ? 'local' : 'remote'}`, dataset: { id: message.id } }, button);
     if (known) element.classList.add('settled');
     rows.set(message.id, { key, element });
     return element;
+  }
+
+  /** The rows of `messages`, each day's first under that day's heading ("Today", "Yesterday", a date). */
+  function withDays() {
+    return messages.flatMap((message, index) => (index > 0 && sameDay(messages[index - 1].sentAt, message.sentAt)
+      ? [row(message)]
+      : [h('li', { class: 'chat-day' }, h('time', { datetime: message.sentAt.slice(0, 10) }, day(message.sentAt))), row(message)]));
   }
 
   function atBottom() {
@@ -130,13 +141,16 @@ export function mount(section, { rpc }) {
     const fromBottom = log.scrollHeight - log.scrollTop;
     const seen = new Set(messages.map((message) => message.id));
     for (const id of rows.keys()) if (!seen.has(id)) rows.delete(id);
-    list.replaceChildren(...messages.map(row));
+    list.replaceChildren(...withDays());
     empty.hidden = messages.length > 0 || loading;
     log.scrollTop = stuck ? log.scrollHeight : log.scrollHeight - fromBottom;
   }
 
-  /** The newest `count` stored messages, a page at a time, oldest first. */
+  let reach = 0; // how many messages the person went back to: no refresh shows fewer (stored ones permitting)
+
+  /** The newest `count` stored messages (or as many as the person went back to), a page at a time, oldest first. */
   async function reload(count) {
+    count = Math.max(count, reach);
     const mine = ++generation;
     const items = [];
     let cursor;
@@ -172,17 +186,21 @@ export function mount(section, { rpc }) {
     endAlert.textContent = '';
     try {
       if (nextCursor) {
-        await reload(messages.length + PAGE);
+        reach = messages.length + further(messages.length, PAGE);
+        await reload(reach);
       } else {
         // Leaving Messages aborts the load: the server stops waiting on the feed for a page not looking.
         loadAbort = new AbortController();
-        const { items, endOfHistory } = await rpc.call('messages.loadMore', { limit: BATCH }, { signal: loadAbort.signal });
+        const { items, endOfHistory } = await rpc.call('messages.loadMore', { limit: further(messages.length, BATCH) },
+          { signal: loadAbort.signal });
         ended = endOfHistory;
-        if (items.length) await reload(messages.length + items.length);
+        reach = messages.length + items.length;
+        if (items.length) await reload(reach);
         if (endOfHistory) {
           endAlert.hidden = false;
           endAlert.textContent = t('messages.end');
         }
+        loadButton.hidden = ended; // at the end of history there is nothing to load: the note alone says so
       }
     } catch (failure) {
       if (!loadAbort?.signal.aborted) showError(loadError, failure);
@@ -257,7 +275,7 @@ export function mount(section, { rpc }) {
     const content = h('div', { class: 'message-detail' },
       avatar(message.author, 'large'),
       h('h2', { class: 'message-detail-author' }, message.author.name),
-      h('time', { class: 'message-detail-date', datetime: message.sentAt }, dateOf(message.sentAt)),
+      h('time', { class: 'message-detail-date', datetime: message.sentAt }, stamp(message.sentAt)),
       h('p', { class: 'message-detail-text', dir: 'auto' }, message.text),
       gone, error,
       h('div', { class: 'actions message-detail-actions' }, close, remove));
