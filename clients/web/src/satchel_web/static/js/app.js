@@ -1,6 +1,6 @@
 // @ts-check
 // The page: one connection, five apps as tabs, search across them, the language switch, the data panel (export
-// and import), the status banner.
+// and import), the status banner; Back and Forward between the apps (navigation.js).
 import { Rpc } from './rpc.js';
 import { language, setLanguage, t } from './i18n.js';
 import { errorLine, h, retranslateErrors, showError } from './ui.js';
@@ -11,6 +11,7 @@ import * as notes from './notes.js';
 import * as board from './board.js';
 import * as data from './data.js';
 import { syncState } from './sync-state.js';
+import * as navigation from './navigation.js';
 
 const modules = { moments, reminders, messages, notes, board };
 // Which app shows a search hit of each domain.
@@ -29,13 +30,15 @@ const context = {
   openItem(domain, id) {
     const app = appOfDomain[domain];
     select(app);
-    screens[app].open?.(id, domain);
+    return screens[app].open?.(id, domain);
   },
 };
 
-function select(app, { focus = false } = {}) {
+/** Shows `app`; `entry`: the person went there (a tab, a search hit), so Back returns from it. */
+function select(app, { focus = false, entry = true } = {}) {
   if (currentApp !== app) screens[currentApp]?.hide?.(); // what it was waiting for, it no longer needs
   currentApp = app;
+  if (entry) navigation.went(app);
   for (const tab of tabElements()) {
     const selected = tab.dataset.app === app;
     tab.setAttribute('aria-selected', String(selected));
@@ -43,10 +46,7 @@ function select(app, { focus = false } = {}) {
     if (selected && focus) tab.focus();
   }
   for (const section of sections()) section.hidden = section.dataset.app !== app;
-  if (screens[app]) {
-    history.replaceState(null, '', `${location.pathname}#${app}`); // the token leaves the address bar
-    screens[app].show?.();
-  }
+  screens[app]?.show?.();
 }
 
 /** The tabs, and the sections they show. */
@@ -88,31 +88,40 @@ async function changeLanguage(next) {
   screens[currentApp]?.refresh?.();
 }
 
+const searchInput = /** @type {HTMLInputElement} */ (document.getElementById('search-input'));
+
 function setupSearch() {
-  const form = document.getElementById('search-form');
-  const input = /** @type {HTMLInputElement} */ (document.getElementById('search-input'));
-  const section = document.getElementById('app-search');
-  form.addEventListener('submit', async (event) => {
+  document.getElementById('search-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const query = input.value.trim();
+    const query = searchInput.value.trim();
     if (!query) return;
-    const error = errorLine();
-    section.replaceChildren(h('h2', {}, t('results', { q: query })), error);
-    for (const tab of tabElements()) tab.setAttribute('aria-selected', 'false');
-    for (const other of sections()) other.hidden = other !== section;
-    try {
-      const { hits } = await rpc.call('search', { query, limit: 50 });
-      const list = h('ul', { class: 'hits' }, hits.map((hit) => h('li', {},
-        h('button', { type: 'button', class: 'hit', dataset: { domain: hit.domain, id: hit.id },
-          onclick: () => context.openItem(hit.domain, hit.id) },
-          h('span', { class: 'hit-domain' }, t(appOfDomain[hit.domain])),
-          h('span', { class: 'hit-title' }, hit.title),
-          h('span', { class: 'hit-snippet' }, ...highlight(hit.snippet))))));
-      section.append(hits.length ? list : h('p', { class: 'empty' }, t('noResults')));
-    } catch (failure) {
-      showError(error, failure);
-    }
+    navigation.went('search', { query });
+    search(query);
   });
+}
+
+/** Shows what `query` finds across the apps. */
+async function search(query) {
+  const section = document.getElementById('app-search');
+  searchInput.value = query;
+  if (currentApp !== 'search') screens[currentApp]?.hide?.();
+  currentApp = 'search';
+  const error = errorLine();
+  section.replaceChildren(h('h2', {}, t('results', { q: query })), error);
+  for (const tab of tabElements()) tab.setAttribute('aria-selected', 'false');
+  for (const other of sections()) other.hidden = other !== section;
+  try {
+    const { hits } = await rpc.call('search', { query, limit: 50 });
+    const list = h('ul', { class: 'hits' }, hits.map((hit) => h('li', {},
+      h('button', { type: 'button', class: 'hit', dataset: { domain: hit.domain, id: hit.id },
+        onclick: () => context.openItem(hit.domain, hit.id) },
+        h('span', { class: 'hit-domain' }, t(appOfDomain[hit.domain])),
+        h('span', { class: 'hit-title' }, hit.title),
+        h('span', { class: 'hit-snippet' }, ...highlight(hit.snippet))))));
+    section.append(hits.length ? list : h('p', { class: 'empty' }, t('noResults')));
+  } catch (failure) {
+    showError(error, failure);
+  }
 }
 
 /** `a **b** c` as text nodes with the match in <mark>. */
@@ -135,7 +144,13 @@ async function ready() {
       screens[app] = module.mount(document.getElementById(`app-${app}`), context);
     }
     const fromHash = location.hash.slice(1);
-    select(modules[fromHash] ? fromHash : 'moments');
+    const app = modules[fromHash] ? fromHash : 'moments';
+    navigation.start(app, {
+      current: () => currentApp,
+      show: (shown, state) => (shown === 'search' ? search(state.query ?? '') : select(shown, { entry: false })),
+      openItem: (domain, id) => context.openItem(domain, id),
+    });
+    select(app, { entry: false });
     document.body.dataset.state = 'ready';
   } else {
     for (const screen of Object.values(screens)) screen.refresh?.();

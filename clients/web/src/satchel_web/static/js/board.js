@@ -2,7 +2,7 @@
 // The board: posts with their votes in the order the server sorts them (votes, title, new, hot, best), a vote
 // up or down per browser (a voter id kept in localStorage), a new post with a counter to 255, delete after
 // asking. The server decides every rule and every order; the page shows its answers.
-import { arrange, coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
+import { arrange, closedByBack, coalesce, confirmDialog, errorLine, h, showError } from './ui.js';
 import { stamp } from './dates.js';
 import { extend, language, t } from './i18n.js';
 import { icon } from './icons.js';
@@ -374,6 +374,7 @@ export function mount(section, { rpc }) {
     });
     document.body.append(dialog);
     dialog.showModal();
+    closedByBack(/** @type {HTMLDialogElement} */ (dialog));
     input.focus();
   }
 

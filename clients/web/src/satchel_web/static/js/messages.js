@@ -279,7 +279,8 @@ export function mount(section, { rpc }) {
       h('p', { class: 'message-detail-text', dir: 'auto' }, message.text),
       gone, error,
       h('div', { class: 'actions message-detail-actions' }, close, remove));
-    const closed = openDialog(content, { label: t('messages.from', { name: message.author.name }), className: 'message-sheet' });
+    const closed = openDialog(content, { label: t('messages.from', { name: message.author.name }), className: 'message-sheet',
+      item: { domain: 'messages', id: message.id } });
     const dialog = content.closest('dialog');
     close.focus();
     let deleting = false; // by this sheet's own button: not "elsewhere"

@@ -4,6 +4,7 @@
 import { stamp } from './dates.js';
 import { extend, t } from './i18n.js';
 import { editPost as openForm } from './moment-form.js';
+import { opened } from './navigation.js';
 import { coalesce, confirmDialog, errorLine, h, labels, showError, storedImage } from './ui.js';
 
 extend({
@@ -217,9 +218,14 @@ export function mount(section, { rpc }) {
   const refresh = coalesce(() => Promise.all([reload(), reloadDetail()]));
 
   let listScroll = 0; // where the list was scrolled when a post was opened: Back returns there
+  let shown = null; // the open post in the browser's history: its Back closes it
 
   function showDetail(next) {
     if (!post) listScroll = window.scrollY;
+    if (post?.id !== next.id) {
+      shown?.closed();
+      shown = opened({ item: { domain: 'diary', id: next.id }, dismiss: closeDetail });
+    }
     post = next;
     showError(detailError, null);
     renderDetail();
@@ -234,6 +240,8 @@ export function mount(section, { rpc }) {
     const id = post?.id;
     const wasOpen = Boolean(post);
     post = null;
+    shown?.closed();
+    shown = null;
     detailView.hidden = true;
     listView.hidden = false;
     if (wasOpen) window.scrollTo({ top: listScroll });

@@ -217,7 +217,7 @@ export async function editNote(note, { rpc, indexOf, titled, saved, freeLimit, o
       showError(error, failure);
     }
   }
-  const closed = openDialog(form, { label: note ? t('editNote') : t('newNote') });
+  const closed = openDialog(form, { label: note ? t('editNote') : t('newNote'), item: note && { domain: 'notes', id: note.id } });
   // Escape, too, asks before dropping what was typed.
   form.closest('dialog').addEventListener('cancel', (event) => { event.preventDefault(); cancel(); });
   const mine = {

@@ -177,7 +177,7 @@ export async function viewPhoto(photo, { rpc, list, loadMore, saved, freeLimit, 
     }
   }
   show();
-  const closed = openDialog(form, { label: t('photoNotes'), className: 'wide' });
+  const closed = openDialog(form, { label: t('photoNotes'), className: 'wide', item: { domain: 'photos', id: photo.id } });
   // Escape, too, asks before dropping what was typed.
   form.closest('dialog').addEventListener('cancel', async (event) => {
     event.preventDefault();

@@ -6,7 +6,7 @@
  * What app.js gives every screen's `mount`.
  * @typedef {object} Context
  * @property {import('./rpc.js').Rpc} rpc The page's connection.
- * @property {(domain: string, id: string) => void} openItem Shows the app of `domain` with the item `id`.
+ * @property {(domain: string, id: string) => unknown} openItem Shows the app of `domain` with the item `id`.
  */
 
 /**

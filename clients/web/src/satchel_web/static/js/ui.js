@@ -2,6 +2,7 @@
 // Small DOM helpers every screen shares: building elements, showing errors where they happened, dialogs.
 
 import { t } from './i18n.js';
+import { opened } from './navigation.js';
 
 /**
  * `h('button', {class: 'x', onclick, style: {'--cell': '#fff'}}, 'text', child)`: an element with attributes,
@@ -88,20 +89,38 @@ export function twinOf(opener) {
 }
 
 /**
+ * The browser's Back closes `dialog` (opened) as Escape does: its `cancel` comes first, and a sheet that asks
+ * before dropping what was typed asks. `item`: what it shows, which Forward opens again.
+ * @param {HTMLDialogElement} dialog
+ * @param {{domain: string, id: string} | null} [item]
+ */
+export function closedByBack(dialog, item = null) {
+  const layer = opened({
+    item,
+    dismiss() {
+      if (dialog.dispatchEvent(new Event('cancel', { cancelable: true }))) dialog.close();
+    },
+  });
+  dialog.addEventListener('close', () => layer.closed(), { once: true });
+}
+
+/**
  * Opens a modal `<dialog>` with `content`; resolves with the dialog's return value when it closes. The focus
  * then returns to the control that opened it, or to the one in its place when a refresh drew it again
- * meanwhile (never to the page itself).
+ * meanwhile (never to the page itself). Back closes it; `item` (the note, photo or message it shows) opens
+ * again on Forward.
  * @param {Node} content
- * @param {{label?: string, className?: string}} [options]
+ * @param {{label?: string, className?: string, item?: {domain: string, id: string} | null}} [options]
  * @returns {Promise<string>}
  */
 export function openDialog(content, options = {}) {
-  const { label, className = '' } = options;
+  const { label, className = '', item = null } = options;
   const opener = document.activeElement;
-  const dialog = h('dialog', { class: `sheet ${className}`, 'aria-label': label });
+  const dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: `sheet ${className}`, 'aria-label': label }));
   dialog.append(content);
   document.body.append(dialog);
   dialog.showModal();
+  closedByBack(dialog, item);
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => {
       resolve(dialog.returnValue);
