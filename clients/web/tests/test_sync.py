@@ -263,7 +263,7 @@ def test_a_row_that_breaks_a_rule_is_skipped_and_the_header_counts_it(bridge_fac
         page.wait_until(lambda: sync_state(page)[1] == "Synced · 1 skipped", timeout=15, message="the row counted")
         title = sync_state(page)[2]
         assert title.splitlines()[0] == "1 skipped: they break a rule", title
-        assert title.splitlines()[1].startswith("notes note_x: "), title
+        assert title.splitlines()[1].startswith("ENotes: "), title  # the app, not the row's wire names
         assert page.find("#sync-state").get_attribute("data-sync") == "synced"
         assert page.texts("section[data-app='notes'] li.note") == []
         page.screenshot("sync-skipped")
@@ -325,10 +325,61 @@ def test_every_state_and_reason_reads_in_every_language(bridge, page):
     assert all(title == "why" for _, _, title, _ in said["en"][5:14])
     skipped_title = said["en"][14][2].splitlines()
     assert skipped_title[0] == "7 skipped: they break a rule"
-    assert skipped_title[1:] == [f"notes note_{i}: body.title is not readable" for i in range(5)], "five listed"
+    assert skipped_title[1:] == ["ENotes: body.title is not readable"] * 5, "five listed, by the app's name"
     assert said["ru"][2][1] == "Синхронизация: 1\u00a0234 из 50\u00a0000"
     assert said["ja"][2][1] == "同期中 1,234 / 50,000 件"
     for language in ("ru", "ja"):
         texts = [text for _, text, _, _ in said[language][:15]]
         assert len(set(texts[5:14])) == 8, f"{language}: a text for each reason (the old schemas share one)"
         assert not set(texts) & set(en), f"{language}: every word translated"
+
+
+def test_the_word_is_said_once_while_sync_stands_still_and_never_reads_zero_to_sync(bridge, page):
+    """The word is a live region: asked every 2 s and at every change, it changes (and is said again) only when
+    how sync stands does. A pull under way whose size is not known yet reads "Syncing…", not "0 to sync"."""
+    page.open()
+    said = page.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const status = {enabled: true, connected: true, pending: 0, reason: null, progress: null, lastError: null,
+                        state: 'synced', skipped: {count: 1, recent: [{row: 1, domain: 'diary', entity: 'post_x',
+                        reason: 'body.text is not readable', at: ''}]}};
+        Promise.all([import(new URL('app/js/sync-state.js', document.baseURI).href),
+                     import(new URL('app/js/i18n.js', document.baseURI).href)]).then(async ([sync, i18n]) => {
+          const element = document.createElement('span');
+          document.body.append(element);
+          let answer = status;
+          const word = sync.syncState(element, {call: async () => answer});
+          await word.refresh();
+          const changes = [];
+          new MutationObserver((records) => changes.push(...records.map((r) => r.type)))
+            .observe(element, {childList: true, characterData: true, subtree: true});
+          for (let n = 0; n < 5; n++) await word.refresh();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          const still = changes.length;
+          const syncing = {};
+          answer = {...status, state: 'syncing', skipped: {count: 0, recent: []}};
+          for (const language of ['en', 'ru', 'ja']) {
+            i18n.setLanguage(language);
+            await word.refresh();
+            syncing[language] = element.textContent;
+          }
+          i18n.setLanguage('en');
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          answer = {...status, state: 'locked'};
+          await word.refresh();
+          const locked = element.textContent;
+          await word.refresh();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          const before = changes.length;
+          await word.refresh();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          document.querySelectorAll('dialog').forEach((dialog) => dialog.close());
+          element.remove();
+          done({still, syncing, changed: before > still, lockedAgain: changes.length - before, locked});
+        }, (error) => done(String(error)));""")
+    assert isinstance(said, dict), said
+    assert said["still"] == 0, "said again while nothing changed"
+    assert said["syncing"] == {"en": "Syncing…", "ru": "Синхронизация…", "ja": "同期中…"}
+    assert said["changed"] and said["lockedAgain"] == 0, said
+    assert said["locked"].startswith("Locked")
+    assert page.console_errors() == []

@@ -22,6 +22,7 @@ extend({
     'sync.schemaNewer': 'Sync: update satchel', 'sync.wrongRole': 'Sync: signed in as another account',
     'sync.quotaExceeded': 'Sync: storage quota reached', 'sync.stopped': 'Sync stopped',
     'sync.skipped': ' · {n} skipped', 'sync.skippedTitle': '{n} skipped: they break a rule',
+    'sync.syncing': 'Syncing…',
     'device.label': 'This device: {name}', 'device.change': 'Change this device’s name',
     'device.title': 'This device', 'device.name': 'Device name',
     'device.hint': 'Copies kept when edits meet are named after the device they were written on, here and on your other devices.',
@@ -39,6 +40,7 @@ extend({
     'sync.schemaNewer': 'Синхронизация: обновите satchel', 'sync.wrongRole': 'Синхронизация: вход под другой учётной записью',
     'sync.quotaExceeded': 'Синхронизация: хранилище заполнено', 'sync.stopped': 'Синхронизация остановлена',
     'sync.skipped': ' · пропущено: {n}', 'sync.skippedTitle': 'Пропущено: {n} — нарушают правила',
+    'sync.syncing': 'Синхронизация…',
     'device.label': 'Это устройство: {name}', 'device.change': 'Изменить название устройства',
     'device.title': 'Это устройство', 'device.name': 'Название устройства',
     'device.hint': 'Копии, сохранённые при встрече правок, называются по устройству, на котором их написали, — здесь и на других ваших устройствах.',
@@ -53,6 +55,7 @@ extend({
     'sync.schemaNewer': '同期: satchel を更新してください', 'sync.wrongRole': '同期: 別のアカウントでログインしています',
     'sync.quotaExceeded': '同期: 保存容量の上限に達しました', 'sync.stopped': '同期が停止しました',
     'sync.skipped': ' · スキップ {n} 件', 'sync.skippedTitle': 'ルール違反でスキップ {n} 件',
+    'sync.syncing': '同期中…',
     'device.label': 'このデバイス: {name}', 'device.change': 'このデバイスの名前を変更',
     'device.title': 'このデバイス', 'device.name': 'デバイス名',
     'device.hint': '編集がぶつかったときに残すコピーには、書かれたデバイスの名前が付きます（ここでも、ほかのデバイスでも）。',
@@ -76,6 +79,12 @@ const REASONS = {
 
 /** @param {number} value */
 const number = (value) => new Intl.NumberFormat(language()).format(value);
+
+/** The app a synced row's domain belongs to, by its name on the tabs (a skipped row is listed by it, not by wire names). */
+const APP_OF = {
+  notes: 'notes', photos: 'notes', images: 'notes', diary: 'moments', reminders: 'reminders', messages: 'messages',
+  board: 'board', votes: 'board',
+};
 
 /**
  * A refusal of `sync.setDeviceName` in the person's words (the server's are a title's).
@@ -214,9 +223,8 @@ export function syncState(element, rpc, device = null) {
     } else if (state === 'offline') {
       text = pending ? t('sync.offlinePending', { n: number(pending) }) : t('sync.offline');
     } else if (state === 'syncing') {
-      text = progress
-        ? t('sync.progress', { pulled: number(progress.pulled), total: number(progress.total) })
-        : t('sync.pending', { n: number(pending) });
+      if (progress) text = t('sync.progress', { pulled: number(progress.pulled), total: number(progress.total) });
+      else text = pending ? t('sync.pending', { n: number(pending) }) : t('sync.syncing');
     } else {
       text = t('sync.synced');
     }
@@ -225,20 +233,23 @@ export function syncState(element, rpc, device = null) {
     if (skipped.count > 0) {
       text += t('sync.skipped', { n: number(skipped.count) });
       title.push(t('sync.skippedTitle', { n: number(skipped.count) }),
-        ...skipped.recent.slice(0, LISTED).map((row) => `${row.domain} ${row.entity}: ${row.reason}`));
+        ...skipped.recent.slice(0, LISTED).map((row) => (APP_OF[row.domain] ? `${t(APP_OF[row.domain])}: ${row.reason}` : row.reason)));
     }
     element.dataset.sync = state;
     element.dataset.skipped = String(skipped.count);
     element.dataset.encryption = status.encryption ?? 'unknown';
+    // Written only when it changes: the word is a live region, and each refresh (every 2 s, every change) would
+    // have it said again.
     if (state === 'locked' || reason === 'wrongPassphrase') {
       // the same button every time: one that has focus keeps it
       if (unlockButton.parentNode !== element) element.replaceChildren(unlockButton);
-      unlockButton.textContent = text;
-      unlockButton.setAttribute('aria-label', t('sync.unlockLabel', { word: text }));
-    } else {
+      if (unlockButton.textContent !== text) unlockButton.textContent = text;
+      const named = t('sync.unlockLabel', { word: text });
+      if (unlockButton.getAttribute('aria-label') !== named) unlockButton.setAttribute('aria-label', named);
+    } else if (element.firstElementChild || element.textContent !== text) {
       element.textContent = text;
     }
-    element.title = title.join('\n');
+    if (element.title !== title.join('\n')) element.title = title.join('\n');
   }
   /** Asks how sync stands; `force`: even while a question is out (the answer to it may predate an unlock). */
   async function refresh(force = false) {
