@@ -134,9 +134,9 @@ def test_photo_notes_grid_viewer_and_caption(bridge, page_factory, tmp_path):
     page = page_factory(width=1280).open("notes")
     page.click("section[data-app='notes'] .segmented button:nth-child(2)")
     page.wait_for("section[data-app='notes'] .photo-grid .empty")
-    for _ in range(3):
+    for count in range(1, 4):  # one pick after another (ChromeDriver adds a file to a picker still holding one)
         page.find("section[data-app='notes'] input[type='file']").send_keys(str(photo))
-    page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo:not(.uploading)")) == 3)
+        page.wait_until(lambda: len(page.find_all("section[data-app='notes'] li.photo:not(.uploading)")) == count)
     columns = "return getComputedStyle(document.querySelector('.photo-grid')).gridTemplateColumns.split(' ').length"
     wide = page.driver.execute_script(columns)
     page.resize(390, 844)
