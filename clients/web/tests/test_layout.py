@@ -133,7 +133,7 @@ def test_the_page_does_not_move_sideways_when_the_scrollbar_comes_or_goes(bridge
     long = page.driver.execute_script(where)
     assert page.driver.execute_script("return document.documentElement.scrollHeight > innerHeight")
     page.tab("reminders")
-    page.wait_for("section[data-app='reminders'] .rem-row")
+    page.wait_for("section[data-app='reminders'] .rem-row:not([hidden])")  # the demo's completed one is hidden
     assert page.driver.execute_script("return document.documentElement.scrollHeight <= innerHeight")
     assert page.driver.execute_script(where) == long
     page.tab("moments")
