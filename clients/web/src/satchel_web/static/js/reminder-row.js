@@ -1,11 +1,52 @@
 // @ts-check
 // One reminder's row: its elements, what the server says of it besides its text (completion, memo shown,
 // being edited), taking a newer answer in without losing what the person typed, and what it says of a change
-// made elsewhere while the person was in it (deleted, or changed to other words). Its words are the Reminders
-// screen's (reminders.js).
-import { t } from './i18n.js';
+// made elsewhere while the person was in it (deleted, or changed to other words), in words of its own.
+import { extend, t } from './i18n.js';
 import { icon } from './icons.js';
 import { errorLine, h } from './ui.js';
+
+extend({
+  en: {
+    'reminders.title': 'Title',
+    'reminders.memo': 'Notes',
+    'reminders.complete': 'Completed: {title}',
+    'reminders.delete': 'Delete “{title}”',
+    'reminders.move': 'Move “{title}” (Alt+Arrow Up or Down)',
+    'reminders.gone': 'This reminder was deleted somewhere else while you were in it.',
+    'reminders.keepAsNew': 'Keep mine as a new one',
+    'reminders.discard': 'Discard',
+    'reminders.changed': 'This reminder was changed somewhere else to “{title}” while you were in it.',
+    'reminders.keepMine': 'Keep mine',
+    'reminders.takeTheirs': 'Use the other',
+  },
+  ru: {
+    'reminders.title': 'Название',
+    'reminders.memo': 'Заметки',
+    'reminders.complete': 'Выполнено: {title}',
+    'reminders.delete': 'Удалить «{title}»',
+    'reminders.move': 'Переместить «{title}» (Alt+стрелка вверх или вниз)',
+    'reminders.gone': 'Пока вы были в этом напоминании, его удалили в другом месте.',
+    'reminders.keepAsNew': 'Сохранить моё как новое',
+    'reminders.discard': 'Отбросить',
+    'reminders.changed': 'Пока вы были в этом напоминании, его изменили в другом месте на «{title}».',
+    'reminders.keepMine': 'Оставить моё',
+    'reminders.takeTheirs': 'Взять другое',
+  },
+  ja: {
+    'reminders.title': 'タイトル',
+    'reminders.memo': 'メモ',
+    'reminders.complete': '完了: {title}',
+    'reminders.delete': '「{title}」を削除',
+    'reminders.move': '「{title}」を移動（Alt+上下矢印）',
+    'reminders.gone': '編集中に、このリマインダーが別の場所で削除されました。',
+    'reminders.keepAsNew': '自分の版を新しく保存',
+    'reminders.discard': '破棄',
+    'reminders.changed': '編集中に、このリマインダーが別の場所で「{title}」に変更されました。',
+    'reminders.keepMine': '自分の版を残す',
+    'reminders.takeTheirs': 'もう一方を使う',
+  },
+});
 
 /** What the row is called: its title as typed, or "New Reminder" while blank. */
 export const label = (row) => row.title.value.trim() || t('reminders.new');
