@@ -3,35 +3,108 @@ import Testing
 
 @testable import Domain
 
-/// Satchel reads time zones from the system's zone database itself (no ICU): every zone Foundation knows
-/// (through ICU, loaded in this test process) must be known and give the same offsets.
+/// Satchel reads time zones from the system's zone database itself (no ICU). Its offsets are checked
+/// against what the system's C library gives from the same files (GNU `date`, with `TZ` set), at instants
+/// from 1990 to 2100 and at every transition `zdump` lists: the test holds whichever tzdata the machine has
+/// (Foundation's own zone data may be older or newer than the machine's, so it is no oracle).
 @Suite struct TimeZoneRulesTests {
-    /// Instants from 1990 to 2100 (a week and an hour apart, so every weekday and hour is met), and each
-    /// Foundation transition in that span with the second before it.
-    private static func instants(_ zone: TimeZone) -> [Int64] {
-        var instants = Array(stride(from: Int64(631_152_000), to: 4_102_444_800, by: 7 * 86_400 + 3600))
-        var date = Date(timeIntervalSince1970: 631_152_000)
-        while let next = zone.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 4_102_444_800 {
-            instants += [Int64(next.timeIntervalSince1970) - 1, Int64(next.timeIntervalSince1970)]
-            date = next
-        }
-        return instants
+    /// Every zone and link the system's database lists (`tzdata.zi`).
+    static func systemZones() throws -> [String] {
+        let text = try String(contentsOfFile: ZoneDatabase.folder + "/tzdata.zi", encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            if fields.count >= 2 && fields[0] == "Z" { return String(fields[1]) }
+            if fields.count >= 3 && fields[0] == "L" { return String(fields[2]) }
+            return nil
+        }.sorted()
     }
 
-    @Test func everyZoneFoundationKnowsHasItsOffsets() throws {
+    /// What `executable` prints given `arguments`, `environment` and `input`.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let (stdin, stdout) = (Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The instants of every transition of `zones` from 1990 to 2100 that `zdump -v` lists (each with the
+    /// second before it), by zone.
+    static func transitions(_ zones: [String]) throws -> [String: [Int64]] {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var found: [String: [Int64]] = [:]
+        let output = try run("/usr/bin/zdump", ["-v", "-c", "1990,2101"] + zones)
+        for line in output.split(separator: "\n") where line.contains(" UT = ") {
+            // "America/Vancouver  Sun Mar 10 10:00:00 2024 UT = Sun Mar 10 03:00:00 2024 PDT isdst=1 gmtoff=-25200"
+            let fields = line.split(separator: " ")
+            guard fields.count > 6, let month = months.firstIndex(of: String(fields[2])), let day = Int(fields[3]),
+                let year = Int(fields[5])
+            else { continue }
+            let time = fields[4].split(separator: ":").compactMap { Int($0) }
+            guard time.count == 3 else { continue }
+            found[String(fields[0]), default: []].append(
+                Self.days(year: year, month: month + 1, day: day) * 86_400 + Int64(time[0] * 3600 + time[1] * 60 + time[2]))
+        }
+        return found
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
+    static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = Int64((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1)
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The offsets the system gives `zone` at `instants` (GNU `date` reads the zone file through glibc).
+    static func systemOffsets(_ zone: String, at instants: [Int64]) throws -> [Int?] {
+        let output = try run(
+            "/bin/date", ["-f", "-", "+%::z"], environment: ["TZ": zone, "LC_ALL": "C"],
+            input: instants.map { "@\($0)\n" }.joined())
+        return output.split(separator: "\n", omittingEmptySubsequences: false).prefix(instants.count).map { text in
+            // "+05:30:00"
+            guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+            let parts = text.dropFirst().split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 3 else { return nil }
+            return (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60 + parts[2])
+        }
+    }
+
+    @Test func everyZoneOfTheSystemHasTheOffsetsTheSystemGives() throws {
+        let zones = try Self.systemZones()
+        #expect(zones.count > 300, "the system's zone list")
+        let transitions = try Self.transitions(zones)
+        #expect(transitions["America/Vancouver"]?.isEmpty == false, "zdump's transitions")
+        // Fifteen days and an hour apart, so every weekday and hour is met.
+        let stride = Array(Swift.stride(from: Int64(631_152_000), to: 4_102_444_800, by: 15 * 86_400 + 3600))
         var unknown: [String] = []
         var differing: [String] = []
-        for identifier in TimeZone.knownTimeZoneIdentifiers {
-            guard let foundation = TimeZone(identifier: identifier) else { continue }
-            guard let rules = TimeZoneRules(identifier: identifier) else {
-                unknown.append(identifier)
+        // "GMT0", "GMT+0", "UTC": names of a fixed offset, named as Foundation names them (the next test).
+        let fixed = { (zone: String) in zone.hasPrefix("GMT") || zone.hasPrefix("UTC") }
+        for zone in zones {
+            guard let rules = TimeZoneRules(identifier: zone) else {
+                if !fixed(zone) { unknown.append(zone) }
                 continue
             }
-            #expect(rules.identifier == identifier)
-            let first = Self.instants(foundation).first { instant in
-                rules.secondsFromGMT(at: instant) != foundation.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+            if !fixed(zone) { #expect(rules.identifier == zone) }
+            let instants = stride + transitions[zone, default: []]
+            let expected = try Self.systemOffsets(zone, at: instants)
+            if let index = instants.indices.first(where: { expected[$0] != rules.secondsFromGMT(at: instants[$0]) }) {
+                differing.append("\(zone) at \(instants[index]): \(rules.secondsFromGMT(at: instants[index])), the system \(expected[index].map(String.init) ?? "nothing")")
             }
-            if let first { differing.append("\(identifier) at \(first)") }
         }
         #expect(unknown.isEmpty)
         #expect(differing.isEmpty)
