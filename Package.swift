@@ -10,20 +10,20 @@ let package = Package(
     ],
     targets: [
         // SQLite's declarations (Debian's libsqlite3-dev); the Domain target says how it is linked.
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // The image libraries' declarations (Debian's -dev packages); the Imaging target says how they are linked.
-        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // libheif's declarations only (Debian's libheif-dev): satchel loads the library itself, on the first
         // HEIF photo (see Imaging/HEIF.swift), so that starting satchel does not load it and its decoders.
-        .systemLibrary(name: "CHEIF"),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
         // libcurl's declarations only (Debian's libcurl4-openssl-dev): loaded on the first request to an HTTP
         // message feed (see Domain/Messages/HTTPMessageFeed.swift).
-        .systemLibrary(name: "CCurl"),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // libpq's declarations only (Debian's libpq-dev): loaded when satchel first talks to PostgreSQL
         // (see Sync/LibPQ.swift).
-        .systemLibrary(name: "CLibPQ"),
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // libsodium's declarations only (Debian's libsodium-dev): loaded when sync first seals or opens an
         // encrypted account's rows (see Sync/LibSodium.swift).
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
