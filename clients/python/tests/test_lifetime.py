@@ -214,6 +214,61 @@ def test_a_folder_or_a_program_that_is_not_a_server_fails_at_construction(tmp_pa
     assert not children()
 
 
+CTRL_C = {
+    "Satchel": (
+        "import time; from satchel_client import Satchel\n"
+        "with Satchel(memory=True) as s:\n"
+        "    print(s.pid, flush=True)\n"
+        "    try:\n"
+        "        time.sleep(30)\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('interrupted', s.notes.create(title='after Ctrl-C')['title'], flush=True)\n"
+    ),
+    "AsyncSatchel": (
+        "import asyncio; from satchel_client import AsyncSatchel\n"
+        "async def main():\n"
+        "    async with AsyncSatchel(memory=True) as s:\n"
+        "        print(s.pid, flush=True)\n"
+        "        try:\n"
+        "            await asyncio.sleep(30)\n"
+        "        except asyncio.CancelledError:\n"
+        "            pass\n"
+        "        print('interrupted', (await s.notes.create(title='after Ctrl-C'))['title'], flush=True)\n"
+        "try:\n"
+        "    asyncio.run(main())\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CTRL_C))
+def test_ctrl_c_in_a_terminal_interrupts_the_caller_and_the_server_goes_on(kind):
+    """A terminal sends Ctrl-C's SIGINT to its whole foreground process group: the caller's, which the
+    server must not be in."""
+    import subprocess
+    import sys
+
+    # The script leads a process group of its own, as a shell's foreground job does.
+    script = subprocess.Popen([sys.executable, "-c", CTRL_C[kind]], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True, env={**os.environ, "SATCHEL_BINARY": REAL})
+    try:
+        assert script.stdout is not None
+        server = int(script.stdout.readline())
+        time.sleep(0.3)
+        os.killpg(script.pid, signal.SIGINT)
+        out, err = script.communicate(timeout=30)
+    finally:
+        script.kill()
+    assert out.strip() == "interrupted after Ctrl-C", err
+    assert script.returncode == 0, err
+    for _ in range(50):
+        if not pathlib.Path(f"/proc/{server}").exists():
+            break
+        time.sleep(0.1)
+    assert not pathlib.Path(f"/proc/{server}").exists(), "the server ends with its client"
+
+
 def test_a_client_dropped_without_closing_ends_its_server_and_threads_with_a_resource_warning():
     import gc
     import warnings

@@ -35,8 +35,11 @@ class Wire(Connection):
         super().__init__(binary, **options)
         self._lock = threading.Lock()  # the ledger and the pipe to the server
         self._changes: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        # A session of its own, as language clients start their servers: a terminal's Ctrl-C (sent to the
+        # whole foreground process group) interrupts the caller, not the server.
         self._process = process = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env,
+            start_new_session=True,
         )
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         self._closed = False

@@ -75,7 +75,8 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         output, child_output = os.pipe()
         try:
             transport, self._pipes = await loop.subprocess_exec(
-                lambda: Pipes(self, output), *self.argv, stdin=-1, stdout=child_output, stderr=-1, env=self.env
+                lambda: Pipes(self, output), *self.argv, stdin=-1, stdout=child_output, stderr=-1, env=self.env,
+                start_new_session=True,  # a terminal's Ctrl-C interrupts the caller, not the server (as Satchel)
             )
         except BaseException:
             os.close(output)
