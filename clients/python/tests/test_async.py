@@ -288,3 +288,31 @@ def test_what_a_server_wrote_before_it_ended_arrives_before_the_end(stand_in):
             s.ping()
         assert ended.value.returncode == 3
     assert seen == [{"text": "bye"}] * 2
+
+
+def test_an_async_client_dropped_without_closing_ends_its_server_with_a_resource_warning():
+    import gc
+    import pathlib
+    import time
+    import warnings
+
+    async def main() -> tuple[int, list[warnings.WarningMessage]]:
+        client = await AsyncSatchel(memory=True).start()
+        await client.ping()
+        pid = client.pid
+        assert pid is not None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            del client
+            gc.collect()
+        await asyncio.sleep(0.2)
+        return pid, caught
+
+    pid, caught = asyncio.run(main())
+    assert any(issubclass(w.category, ResourceWarning) and "unclosed <AsyncSatchel" in str(w.message) for w in caught), caught
+    for _ in range(50):
+        if not pathlib.Path(f"/proc/{pid}").exists() or "Z" in pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2]:
+            break
+        time.sleep(0.1)
+    stat = pathlib.Path(f"/proc/{pid}/stat")
+    assert not stat.exists() or stat.read_text().split()[2] == "Z", "the server is still running"

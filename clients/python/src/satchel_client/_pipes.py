@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import weakref
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,7 +19,9 @@ class Pipes(asyncio.SubprocessProtocol):
     would hand it on to the next turn)."""
 
     def __init__(self, connection: AsyncSatchel, output: int) -> None:
-        self.connection = connection
+        # Held weakly: the event loop holds this protocol while the server runs, and a client nobody holds
+        # any more must still be collected (and its server ended, with a ResourceWarning).
+        self.connection = weakref.ref(connection)
         self.loop = asyncio.get_running_loop()
         self.output: int | None = output  # the read end of the server's stdout, until its end
         self.partial = {1: b"", 2: b""}
@@ -28,7 +31,9 @@ class Pipes(asyncio.SubprocessProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.SubprocessTransport)
-        self.connection._transport = transport  # before any data arrives, or the end
+        connection = self.connection()
+        if connection is not None:
+            connection._transport = transport  # before any data arrives, or the end
 
     def read_output(self) -> None:
         """Starts reading the server's stdout (once the process has it)."""
@@ -64,13 +69,16 @@ class Pipes(asyncio.SubprocessProtocol):
             self.partial[fd] += data
             return
         *lines, self.partial[fd] = (self.partial[fd] + data).split(b"\n")
-        for line in lines:
-            self.connection._received(fd, line)
+        connection = self.connection()
+        if connection is not None:
+            for line in lines:
+                connection._received(fd, line)
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd in self.partial and self.partial[fd]:
-            self.connection._received(fd, self.partial[fd])  # a last line without its newline
-            self.partial[fd] = b""
+        connection = self.connection()
+        if fd in self.partial and self.partial[fd] and connection is not None:
+            connection._received(fd, self.partial[fd])  # a last line without its newline
+        self.partial[fd] = b""
 
     def pause_writing(self) -> None:
         self.writable = self.loop.create_future()
@@ -87,5 +95,7 @@ class Pipes(asyncio.SubprocessProtocol):
 
     def _finish(self) -> None:
         if self.exited and self.output is None and not self.finished.done():
-            self.connection._ended()
+            connection = self.connection()
+            if connection is not None:
+                connection._ended()
             self.finished.set_result(None)

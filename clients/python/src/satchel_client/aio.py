@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import os
 import warnings
+import weakref
 from collections.abc import AsyncIterator, Iterable, Sequence
 from functools import cached_property
 from typing import Any
@@ -28,6 +29,13 @@ from .errors import SatchelError, ServerExited
 
 _GONE = object()  # the outcome of every call in flight when the server ends
 _EXPIRED = object()  # the outcome of a call whose time is up
+
+
+def _expire_due(connection: weakref.ref[AsyncSatchel]) -> None:
+    """The watchdog's turn: held weakly, so that a timer still set never keeps a dropped client alive."""
+    alive = connection()
+    if alive is not None:
+        alive._expire_due()
 
 
 class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
@@ -294,7 +302,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         if self._watchdog is None or deadline < self._watchdog.when():
             if self._watchdog is not None:
                 self._watchdog.cancel()
-            self._watchdog = loop.call_at(deadline, self._expire_due)
+            self._watchdog = loop.call_at(deadline, _expire_due, weakref.ref(self))
 
     def _expire_due(self) -> None:
         self._watchdog = None
@@ -308,7 +316,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
                         self._ledger.abandon(id)
                         future.set_result(_EXPIRED)
         if self._deadlines:
-            self._watchdog = loop.call_at(min(d for d, _ in self._deadlines.values()), self._expire_due)
+            self._watchdog = loop.call_at(min(d for d, _ in self._deadlines.values()), _expire_due, weakref.ref(self))
 
     # Live changes
 
@@ -364,6 +372,20 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         self._changes.put_nowait(_GONE)
 
     # Lifetime
+
+    def __del__(self) -> None:
+        # Dropped without `close`: its server is ended here (as a dropped Satchel's is), and a ResourceWarning
+        # names it.
+        transport = self._transport
+        if transport is None or getattr(self, "_closed", True):
+            return
+        self._closed = True
+        warnings.warn(f"unclosed {self!r}: close it, or use `async with AsyncSatchel(...) as s:`", ResourceWarning,
+                      source=self)
+        with contextlib.suppress(Exception):
+            self._pipes.close_output()
+        with contextlib.suppress(Exception):
+            transport.close()  # kills the process while it runs
 
     async def close(self, grace: float = 2.0) -> None:
         """Ends the server politely; terminates it after half of ``grace`` seconds and kills it at ``grace``, so
