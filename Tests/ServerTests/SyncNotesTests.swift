@@ -462,13 +462,21 @@ import Darwin
     static func settle(_ devices: [Device], online: [Bool], _ read: (Device) -> [String]) throws -> [[String]] {
         for (index, device) in devices.enumerated() where !online[index] { try device.restart(syncing: true) }
         var states: [[String]] = []
-        // Rounds until they agree: on a busy machine a round can fail (a link still connecting) and leave
-        // the next one to carry what it did not; a minute is the most they are given.
+        var failures: [String] = []
+        // Rounds until they agree and nothing waits to go out: on a busy machine a round can fail (a link
+        // still connecting, PostgreSQL slow to answer) after the states already agree — a conflict copy that
+        // every device made alike, not yet pushed by one — and the next round carries it. A minute is the
+        // most they are given.
         let deadline = Date().addingTimeInterval(60)
         repeat {
-            for device in devices { _ = device.call("sync.now") }
+            failures = devices.compactMap { device in
+                device.call("sync.now")?["error"].map { "\(device.path): \($0)" }
+            }
             states = devices.map(read)
-        } while !states.allSatisfy({ $0 == states[0] }) && Date() < deadline
+        } while !(states.allSatisfy({ $0 == states[0] }) && failures.isEmpty
+            && devices.allSatisfy({ $0.call("sync.status")?["result"]?["pending"] == 0 }))
+            && Date() < deadline
+        #expect(failures.isEmpty, "the last round failed: \(failures)")
         return states
     }
 
