@@ -12,6 +12,35 @@ struct ChangeNotifier {
     /// process imported 100,000 notes) is sent one `resync` instead, and reads again what it shows.
     static let backlogLimit: Int64 = 500
 
+    /// What `rpc.discover` says of the notifications written here.
+    static let notifications = [
+        ServerNotification(
+            name: "changed",
+            summary: "A change to the database, whoever made it, for a connection that called changes.subscribe (in its domains): the change event and the entity as it is now.",
+            params: [
+                .required("seq", Schema.integer(minimum: 1), "The change's place in the log."),
+                .required("at", Schema.timestamp, "When it was made."),
+                .required("domain", ChangeDomain.schema(), "The app."),
+                .required("kind", Schema.enumeration(["created", "updated", "deleted", "moved"]), "What happened."),
+                .required("id", Schema.id, "The item."),
+                .required(
+                    "entity",
+                    Schema.anyOf(
+                        [Note.schema, PhotoNote.schema, ImageRecord.schema, DiaryPost.schema, Reminder.schema,
+                         Message.schema, BoardPost.schema, Schema.null],
+                        expected: "the item as its app's get answers it, or null once it is gone"),
+                    "The item now; null once it is deleted."),
+            ]),
+        ServerNotification(
+            name: "resync",
+            summary: "Sent instead of changed when a subscription falls more than 500 changes behind: read again what is shown (or walk changes.since from since up to seq); changed notifications go on after cursor.",
+            params: [
+                .required("since", Schema.string(), "A changes.since cursor from where this connection was."),
+                .required("cursor", Schema.string(), "The cursor changed notifications go on after."),
+                .required("seq", Schema.integer(minimum: 1), "The last change this resync stands for."),
+            ]),
+    ]
+
     /// Appends the pending notifications to `output` (whole lines, after the answers already there),
     /// handing `output` to `write` whenever it holds a megabyte or more. At most ``backlogLimit`` changes
     /// are read per call, so a burst of changes never holds the loop (or the answers after it) for long.

@@ -12,6 +12,19 @@ import Protocol
 final class ProgressReporter {
     static let interval: Int64 = 100
 
+    /// What `rpc.discover` says of the notification written here.
+    static let notification = ServerNotification(
+        name: "notifications/progress",
+        summary: "How far long work has got, for a request whose params carried _meta.progressToken (export, import, messages.loadMore, sync.now, search catching up): at once, then at most every 100 ms, the last with progress equal to total; before the request's answer.",
+        params: [
+            .required(
+                "progressToken", Schema.anyOf([Schema.string(), Schema.integer()], expected: "a string or an integer"),
+                "The request's _meta.progressToken."),
+            .required("progress", Schema.integer(minimum: 0), "Done so far."),
+            .optional("total", Schema.integer(minimum: 0), "Of how many, when known."),
+            .optional("message", Schema.string(), "What is being done, in words."),
+        ])
+
     let token: JSONValue
     private let send: (inout JSONWriter) -> Void
     private var lastSent: Int64?

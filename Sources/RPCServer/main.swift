@@ -90,16 +90,15 @@ case .serve(let configuration):
     var registry = MethodRegistry()
     registry.register(
         ServerMethods.methods(configuration: configuration, store: store, debugStrayOutput: debugStrayOutput))
-    registry.register(NoteMethods.methods(store: store))
-    registry.register(PhotoMethods.methods(store: store))
-    registry.register(ReminderMethods.methods(store: store))
-    registry.register(DiaryMethods.methods(store: store))
-    registry.register(MessageMethods.methods(store: store))
-    registry.register(BoardMethods.methods(store: store))
-    registry.register(ChangeMethods.methods(store: store))
-    registry.register(ExchangeMethods.methods(store: store, maximumMessageBytes: configuration.maximumMessageBytes))
-    registry.register(SearchMethods.methods(store: store))
-    registry.register(SyncMethods.methods(store: store, service: sync, logger: logger))
+    // The apps' methods: each reads or writes the database, under the model's rules.
+    let apps = [
+        NoteMethods.methods(store: store), PhotoMethods.methods(store: store), ReminderMethods.methods(store: store),
+        DiaryMethods.methods(store: store), MessageMethods.methods(store: store), BoardMethods.methods(store: store),
+        ChangeMethods.methods(store: store),
+        ExchangeMethods.methods(store: store, maximumMessageBytes: configuration.maximumMessageBytes),
+        SearchMethods.methods(store: store), SyncMethods.methods(store: store, service: sync, logger: logger),
+    ]
+    for group in apps { registry.register(group.map { $0.raising(.validationFailed, .storageFailure) }) }
     MCPTools.register(into: &registry, logger: logger)
     OpenRPCDocument.register(into: &registry)
 

@@ -145,4 +145,60 @@ import Testing
             #expect(answer?["error"]?["code"] != -32601, "\(name) is listed but not served")
         }
     }
+
+    /// Every `$ref` in `value`, as the path it names.
+    static func references(in value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+            if let target = members["$ref"]?.stringValue { return [target] }
+            return members.flatMap { references(in: $0.value) }
+        case .array(let elements): return elements.flatMap(references(in:))
+        default: return []
+        }
+    }
+
+    @Test func rpcDiscoverNamesTheEntitiesTheErrorsAndTheNotifications() throws {
+        let server = try SatchelProcess()
+        let document = try #require(server.call(request(1, "rpc.discover"))?["result"])
+        let schemas = try #require(document["components"]?["schemas"]?.objectValue)
+        let errors = try #require(document["components"]?["errors"]?.objectValue)
+        // The apps' entities, each with its title, referred to where methods answer them.
+        for entity in ["Note", "Photo", "Image", "StoredImage", "Reminder", "DiaryPost", "DiaryPreview", "Message", "BoardPost", "ChangeEvent", "Color"] {
+            #expect(schemas[entity]?["title"] == .string(entity), "\(entity)")
+        }
+        let methods = try #require(document["methods"]?.arrayValue)
+        func method(_ name: String) -> JSONValue? { methods.first { $0["name"]?.stringValue == name } }
+        #expect(method("notes.get")?["result"]?["schema"] == ["$ref": "#/components/schemas/Note"])
+        #expect(method("notes.list")?["result"]?["schema"]?["properties"]?["items"]?["items"] == ["$ref": "#/components/schemas/Note"])
+        #expect(schemas["Note"]?["properties"]?["color"] == ["$ref": "#/components/schemas/Color"])
+        #expect(method("notes.create")?["params"]?.arrayValue?.first { $0["name"] == "color" }?["schema"] == ["$ref": "#/components/schemas/ColorInput"])
+        // Every reference leads somewhere.
+        for target in Self.references(in: document) {
+            let parts = target.split(separator: "/").map(String.init)
+            #expect(parts.count == 4 && parts[0] == "#" && parts[1] == "components", "\(target)")
+            let found = parts.count == 4 ? document["components"]?[parts[2]]?[parts[3]] : nil
+            #expect(found != nil, "\(target) leads nowhere")
+        }
+        // Each request lists its errors: those of its shape and those it declares.
+        func errorNames(_ name: String) -> [String] {
+            (method(name)?["errors"]?.arrayValue ?? []).compactMap { $0["$ref"]?.stringValue?.split(separator: "/").last.map(String.init) }
+        }
+        for method in methods where method["result"] != nil {
+            let listed = method["errors"]?.arrayValue ?? []
+            #expect(!listed.isEmpty, "\(method["name"] ?? .null) lists no errors")
+        }
+        #expect(errorNames("notes.create").contains("FreeLimitReached"))
+        #expect(!errorNames("notes.list").contains("FreeLimitReached"))
+        #expect(errorNames("notes.update").contains("NotFound") && errorNames("notes.update").contains("RevisionConflict"))
+        #expect(errorNames("messages.loadMore").contains("UpstreamUnavailable") && errorNames("messages.loadMore").contains("RequestCancelled"))
+        #expect(errorNames("ping") == ["ShuttingDown", "InternalError"])
+        #expect(errors["NotFound"]?["code"] == -32001 && errors["InvalidParams"]?["code"] == -32602)
+        // The notifications the server sends, described as methods are.
+        let notifications = try #require(document["x-notifications"]?.arrayValue)
+        #expect(Set(notifications.compactMap { $0["name"]?.stringValue }) == ["changed", "resync", "notifications/progress"])
+        let changed = notifications.first { $0["name"] == "changed" }?["params"]?.arrayValue ?? []
+        #expect(changed.map { $0["name"]?.stringValue ?? "" } == ["seq", "at", "domain", "kind", "id", "entity"])
+        let entity = Self.references(in: changed.last?["schema"] ?? .null)
+        #expect(entity.contains("#/components/schemas/Note"))
+    }
 }

@@ -34,7 +34,7 @@ enum MessageMethods {
                         session.report(limit, total: limit, message: "\(items.count) stored")
                         return ["items": .array(items.map(\.json)), "endOfHistory": .bool(end)]
                     })
-            },
+            }.raising(.upstreamUnavailable),
             RPCMethod(
                 "messages.send", summary: "Stores a message from the local user as the newest one.",
                 params: [text.spec],

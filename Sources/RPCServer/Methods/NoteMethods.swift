@@ -21,7 +21,7 @@ enum NoteMethods {
             ) { params, _ in
                 let index = params.integer("atIndex").map { Int(clamping: $0) }
                 return try notes.create(NoteDraft(params), at: index).json
-            },
+            }.raising(.freeLimitReached),
             RPCMethod("notes.get", summary: "One note.", params: [idParam.spec], result: Note.schema) { params, _ in
                 try notes.get(id: params[idParam]).json
             },

@@ -28,7 +28,7 @@ enum PhotoMethods {
                 let added = try photos.add(image: input, caption: params.string("caption")).json
                 session.uploads.remove(ImageInput.uploads(in: [params[image]]))
                 return added
-            },
+            }.raising(.freeLimitReached),
             RPCMethod("photos.get", summary: "One photo note.", params: [idParam.spec], result: PhotoNote.schema) {
                 params, _ in
                 try photos.get(id: params[idParam]).json
@@ -67,19 +67,7 @@ enum PhotoMethods {
                         "size", Schema.enumeration(ImageRecord.sizes),
                         "original (the default), display (at most 1600 px a side) or thumbnail (at most 320 px)"),
                 ],
-                result: Schema.object(
-                    [
-                        ("image", ImageRecord.schema), ("data", Schema.string(description: "base64")),
-                        (
-                            "rendition",
-                            Schema.object(allRequired: [
-                                ("size", Schema.enumeration(ImageRecord.sizes)), ("mimeType", Schema.string()),
-                                ("width", Schema.integer(minimum: 1)), ("height", Schema.integer(minimum: 1)),
-                                ("byteSize", Schema.integer(minimum: 0)),
-                            ])
-                        ),
-                    ],
-                    required: ["image", "data", "rendition"])
+                result: ImageRecord.storedSchema
             ) { params, _ in
                 let (record, size) = try images.size(id: params[idParam], params.string("size") ?? "original")
                 let rendition: JSONValue = [

@@ -300,7 +300,7 @@ enum SyncMethods {
                         service.wakeSoon()
                         return ["encryption": "on"]
                     })
-            },
+            }.raising(.upstreamUnavailable),
             RPCMethod.waitingOnNetwork(
                 "sync.changePassphrase",
                 summary: "Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002 wrongPassphrase when passphrase is not the current one.",
@@ -316,7 +316,7 @@ enum SyncMethods {
                         guard changed else { throw DomainError.validation(reason: .wrongPassphrase, field: "passphrase") }
                         return ["changed": true]
                     })
-            },
+            }.raising(.upstreamUnavailable),
             RPCMethod(
                 "text.merge",
                 summary: "Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.",
@@ -339,7 +339,7 @@ enum SyncMethods {
             ) { _, session in
                 guard let service else { throw DomainError.upstreamUnavailable(reason: .syncOff) }
                 return round(store: store, service: service, logger: logger, session: session)
-            },
+            }.raising(.upstreamUnavailable),
         ]
     }
 }

@@ -22,6 +22,9 @@ final class RPCMethod {
     /// Whether the wait of ``network`` reads the database on a connection of its own (`export` to a file):
     /// then what the connection wrote before it is committed first, so that the read sees it.
     var waitReadsDatabase = false
+    /// The errors of an app's rules it may answer with, beyond those its shape tells (`rpc.discover` lists
+    /// them: ``OpenRPCDocument/errors(of:)``).
+    private(set) var raises: [ErrorCode] = []
 
     init(
         _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
@@ -45,6 +48,12 @@ final class RPCMethod {
         }
         method.network = steps
         return method
+    }
+
+    /// The same method, saying it may answer with `codes` too.
+    func raising(_ codes: ErrorCode...) -> RPCMethod {
+        raises += codes.filter { !raises.contains($0) }
+        return self
     }
 
     /// `<app>.delete`: removes what the `id` param names and answers `{id, deleted: true}`.

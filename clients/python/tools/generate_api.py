@@ -28,10 +28,6 @@ LEFT_OUT = {"shutdown", "exit", "notifications/initialized", "notifications/root
 
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 
-# The name of the entity each domain's `get` answers; a domain not listed is named after its prefix.
-ENTITIES = {"notes": "Note", "photos": "Photo", "images": "StoredImage", "reminders": "Reminder",
-            "diary": "DiaryPost", "messages": "Message", "board": "BoardPost"}
-
 # The keywords the client itself takes on every method (never sent to the server).
 OWN_KEYWORDS = ("progress", "timeout")
 
@@ -67,9 +63,22 @@ def shape(schema: dict) -> object:
     return (kind, tuple(schema.get("enum", ())))
 
 
+def resolved(schema: object, components: dict) -> object:
+    """`schema` with each `$ref` to `components.schemas` replaced by the schema it names (which carries the
+    entity's name as its `title`)."""
+    if isinstance(schema, dict):
+        if str(schema.get("$ref", "")).startswith("#/components/schemas/"):
+            return resolved(components[schema["$ref"].rpartition("/")[2]], components)
+        return {key: resolved(value, components) for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [resolved(value, components) for value in schema]
+    return schema
+
+
 class Results:
-    """The TypedDicts of the results: one per distinct closed object, named after where it is met first (a
-    domain's `get` first, so that every method answering a note says `Note`)."""
+    """The TypedDicts of the results: one per distinct closed object, named by its `title` (the entities
+    `rpc.discover` names in `components.schemas`), else after where it is met first (a domain's `get`
+    first)."""
 
     def __init__(self, methods: list[dict]) -> None:
         self.names: dict[object, str] = {}
@@ -86,7 +95,7 @@ class Results:
         for method in methods:
             prefix, dot, verb = method["name"].partition(".")
             if dot and verb == "get" and method.get("result"):
-                self.type_of(method["result"]["schema"], ENTITIES.get(prefix, pascal(prefix) + "Item"))
+                self.type_of(method["result"]["schema"], pascal(prefix) + "Item")
         self.result_types = {
             method["name"]: self.type_of(method["result"]["schema"], pascal(method["name"]) + "Result")
             if method.get("result") else "None"
@@ -117,7 +126,7 @@ class Results:
         key = shape(schema)
         if key in self.names:
             return self.names[key]
-        name = self.shared_verb.get(key, name)
+        name = schema.get("title") or self.shared_verb.get(key, name)
         taken = set(self.names.values())
         while name in taken:
             name += "_"
@@ -266,7 +275,8 @@ def method_source(method: dict, attribute: str, indent: str, returns: str, stub:
 
 
 def render(document: dict) -> str:
-    methods = [m for m in document["methods"] if m["name"] not in LEFT_OUT]
+    components = document.get("components", {}).get("schemas", {})
+    methods = [resolved(m, components) for m in document["methods"] if m["name"] not in LEFT_OUT]
     results = Results(methods)
     top = [m for m in methods if "." not in m["name"]]
     groups: dict[str, list[dict]] = {}

@@ -10,6 +10,21 @@ extension ImageRecord {
         ("sizes", Schema.array(of: Schema.enumeration(ImageRecord.sizes))),
     ])
 
+    /// What `images.get` answers: the image, the bytes of the size asked for in base64, and that rendition.
+    static let storedSchema = Schema.object(
+        [
+            ("image", schema), ("data", Schema.string(description: "base64")),
+            (
+                "rendition",
+                Schema.object(allRequired: [
+                    ("size", Schema.enumeration(sizes)), ("mimeType", Schema.string()),
+                    ("width", Schema.integer(minimum: 1)), ("height", Schema.integer(minimum: 1)),
+                    ("byteSize", Schema.integer(minimum: 0)),
+                ])
+            ),
+        ],
+        required: ["image", "data", "rendition"])
+
     var json: JSONValue {
         .encoded(EncodedJSON(capacity: 192) { $0.write(image: self) })
     }

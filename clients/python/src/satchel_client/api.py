@@ -82,7 +82,7 @@ METHODS: dict[str, str] = {
     'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
-    'rpc.discover': 'The OpenRPC document of every method, with JSON Schemas of params and results.',
+    'rpc.discover': "The OpenRPC document of every method: params, results and errors, with JSON Schemas; the apps' entities as components.schemas; the notifications the server sends.",
 }
 
 
@@ -279,7 +279,7 @@ class RemindersSubmitResult(TypedDict):
     removedId: str | None
 
 
-class DiaryListItem(TypedDict):
+class DiaryPreview(TypedDict):
     id: str
     displayDate: str
     createdAt: str
@@ -290,7 +290,7 @@ class DiaryListItem(TypedDict):
 
 
 class DiaryListResult(TypedDict):
-    items: builtins.list[DiaryListItem]
+    items: builtins.list[DiaryPreview]
     nextCursor: str | None
 
 
@@ -309,7 +309,7 @@ class BoardListResult(TypedDict):
     nextCursor: str | None
 
 
-class ChangesSinceEvent(TypedDict):
+class ChangeEvent(TypedDict):
     seq: int
     at: str
     domain: Literal['notes', 'photos', 'images', 'diary', 'reminders', 'messages', 'board']
@@ -318,7 +318,7 @@ class ChangesSinceEvent(TypedDict):
 
 
 class ChangesSinceResult(TypedDict):
-    events: builtins.list[ChangesSinceEvent]
+    events: builtins.list[ChangeEvent]
     nextCursor: str
     hasMore: bool
 
@@ -1893,7 +1893,8 @@ class Rpc(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> dict[str, Any]:
-        """The OpenRPC document of every method, with JSON Schemas of params and results.
+        """The OpenRPC document of every method: params, results and errors, with JSON Schemas; the apps'
+        entities as components.schemas; the notifications the server sends.
 
         Args:
             progress: called with each `Progress` the server reports while it works on this call.
