@@ -247,44 +247,75 @@ def large_export(tmp_path_factory):
     """``LARGE`` notes exported to a file, and a timeout for importing them: far longer than the quietest
     time between two reports (or before the first), far shorter than the import, as the binary under test
     does them (a debug build reads the file for half a second before its first report; a release build
-    imports it all in less): their geometric mean, each side at least twice as far."""
+    imports it all in less): their geometric mean, each side at least twice as far. A busy machine can
+    stall one import for long enough to spoil the measure; it is taken again then."""
     folder = tmp_path_factory.mktemp("large")
     path = folder / "export.json"
     with Satchel(db=folder / "source.sqlite") as s:
         fill(s, LARGE)
         s.export(path=str(path))
-    marks = []
-    with Satchel(memory=True) as s:
+    for _ in range(3):
+        marks = []
+        with Satchel(memory=True) as s:
+            marks.append(time.monotonic())
+            s.import_(path=str(path), mode="merge", progress=lambda report: marks.append(time.monotonic()))
+            took = time.monotonic() - marks[0]
+        quiet = max(later - earlier for earlier, later in zip(marks, marks[1:]))
+        if took >= 4 * quiet:
+            return path, (quiet * took) ** 0.5
+    raise AssertionError(f"an import of {took:.2f} s with a quiet time of {quiet:.2f} s shows nothing")
+
+
+def import_in_time(path, timeout, run) -> tuple[float, list[Progress]] | None:
+    """Imports ``path`` by ``run(path, timeout, on_progress)`` (a fresh client each time): how long it took
+    and the reports, or ``None`` when it timed out — which it may only do when a time between two reports
+    (or since the last) really reached the timeout: a stall of a busy machine, not a deadline the reports
+    failed to push back."""
+    marks = [time.monotonic()]
+    reports: list[Progress] = []
+
+    def on_progress(report: Progress) -> None:
+        reports.append(report)
         marks.append(time.monotonic())
-        s.import_(path=str(path), mode="merge", progress=lambda report: marks.append(time.monotonic()))
-        took = time.monotonic() - marks[0]
-    quiet = max(later - earlier for earlier, later in zip(marks, marks[1:]))
-    assert took >= 4 * quiet, f"an import of {took:.2f} s with a quiet time of {quiet:.2f} s shows nothing"
-    return path, (quiet * took) ** 0.5
+
+    try:
+        run(path, timeout, on_progress)
+    except TimeoutError:
+        ended = time.monotonic()
+        quietest = max(later - earlier for earlier, later in zip(marks, marks[1:] + [ended]))
+        assert quietest >= timeout - 0.05, f"timed out after {timeout:.2f} s though reports came every {quietest:.2f} s at most"
+        return None
+    return time.monotonic() - marks[0], reports
+
+
+def assert_the_deadline_moves(path, timeout, run) -> None:
+    """A call whose reports come more often than its timeout ends well after the timeout has passed (tried
+    again, up to three times, when a busy machine stalled one for longer than the timeout)."""
+    for _ in range(3):
+        outcome = import_in_time(path, timeout, run)
+        if outcome is not None:
+            took, reports = outcome
+            assert took > timeout, "the import was too quick to show anything"
+            assert_reports(reports, LARGE)
+            assert len(reports) >= 3
+            return
+    raise AssertionError("every import stalled for longer than its timeout")
 
 
 def test_progress_reports_extend_the_deadline_of_a_long_call(large_export):
-    path, timeout = large_export
-    reports = []
-    with Satchel(memory=True, timeout=timeout) as s:
-        started = time.monotonic()
-        assert s.import_(path=str(path), mode="merge", progress=reports.append) == {"imported": {"notes": LARGE}}
-        took = time.monotonic() - started
-    assert took > timeout, "the import was too quick to show anything"
-    assert_reports(reports, LARGE)
-    assert len(reports) >= 3
+    def run(path, timeout, on_progress):
+        with Satchel(memory=True, timeout=timeout) as s:
+            assert s.import_(path=str(path), mode="merge", progress=on_progress) == {"imported": {"notes": LARGE}}
+
+    assert_the_deadline_moves(*large_export, run)
 
 
 def test_progress_reports_extend_the_deadline_of_a_long_call_with_asyncio(large_export):
-    path, timeout = large_export
-    reports = []
+    def run(path, timeout, on_progress):
+        async def main():
+            async with AsyncSatchel(memory=True) as s:
+                await s.import_(path=str(path), mode="merge", progress=on_progress, timeout=timeout)
 
-    async def main():
-        async with AsyncSatchel(memory=True) as s:
-            started = time.monotonic()
-            await s.import_(path=str(path), mode="merge", progress=reports.append, timeout=timeout)
-            return time.monotonic() - started
+        asyncio.run(main())
 
-    assert asyncio.run(main()) > timeout
-    assert_reports(reports, LARGE)
-    assert len(reports) >= 3
+    assert_the_deadline_moves(*large_export, run)
