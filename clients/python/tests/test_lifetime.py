@@ -249,9 +249,11 @@ def test_ctrl_c_in_a_terminal_interrupts_the_caller_and_the_server_goes_on(kind)
     import subprocess
     import sys
 
-    # The script leads a process group of its own, as a shell's foreground job does.
+    # The script leads a process group of its own, as a shell's foreground job does, and hears SIGINT as
+    # such a job does (a test run started in the background of a shell inherits it ignored).
     script = subprocess.Popen([sys.executable, "-c", CTRL_C[kind]], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, start_new_session=True, env={**os.environ, "SATCHEL_BINARY": REAL})
+                              text=True, start_new_session=True, env={**os.environ, "SATCHEL_BINARY": REAL},
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert script.stdout is not None
         server = int(script.stdout.readline())
