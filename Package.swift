@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "satchel", targets: ["RPCServer"]),
         .executable(name: "satchel-bench", targets: ["Benchmarks"]),
+        .library(name: "SatchelKit", targets: ["SatchelKit"]),
+        .executable(name: "satchel-kit-generate", targets: ["SatchelKitGenerator"]),
     ],
     targets: [
         // SQLite's declarations (Debian's libsqlite3-dev); the Domain target says how it is linked.
@@ -72,6 +74,11 @@ let package = Package(
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
             ]),
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging", "Domain"]),
+        // The apps' own platform embeds Satchel through SatchelKit (its typed API generated from rpc.discover
+        // by satchel-kit-generate).
+        .target(name: "SatchelKit"),
+        .executableTarget(name: "SatchelKitGenerator"),
+        .testTarget(name: "SatchelKitTests", dependencies: ["SatchelKit", "Imaging"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "CTurboJPEG", "CPNG", "CWebP", "CHEIF"],
