@@ -259,6 +259,11 @@ class Wire(Connection):
 
     # Live changes
 
+    def events(self, timeout: float | None) -> Iterator[Change | Resync]:
+        """As ``s.changes()``; ``RuntimeError`` at once when it would wait for ever."""
+        self._check_subscribed(self._changes.empty())
+        return self._iterate_changes(timeout)
+
     def _iterate_changes(self, timeout: float | None) -> Iterator[Change | Resync]:
         while True:
             try:

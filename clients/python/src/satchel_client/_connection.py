@@ -69,11 +69,13 @@ class Connection:
         elif method == "changes.unsubscribe":
             self._subscribed = False
 
-    def _not_subscribed(self) -> RuntimeError:
-        return RuntimeError(
-            "changes() waits for `changed` notifications, and this connection has not asked for them: call "
-            "s.changes.subscribe() first (or, after changes.unsubscribe, again)"
-        )
+    def _check_subscribed(self, nothing_waits: bool) -> None:
+        """``changes()`` would wait for ever: not subscribed, and no event waits (``nothing_waits``)."""
+        if nothing_waits and not self._subscribed:
+            raise RuntimeError(
+                "changes() waits for `changed` notifications, and this connection has not asked for them: call "
+                "s.changes.subscribe() first (or, after changes.unsubscribe, again)"
+            )
 
     def _not_started(self, argv0: str) -> str:
         """How a server that ended before its first answer is described (its stderr says why, if anything)."""

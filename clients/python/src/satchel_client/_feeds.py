@@ -2,24 +2,23 @@
 when the feed fell far behind) as they arrive, for the blocking and the async client."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from typing import Any, cast
 
 from ._namespace import UNSET, Unset, named
 from ._protocol import Change, OnProgress, Resync
 from .api import AsyncChanges, Changes, ChangesSubscribeResult
 
-if TYPE_CHECKING:
-    from .aio import AsyncSatchel
-    from .client import Satchel
-
 
 class ChangeFeed(Changes):
-    """``s.changes.since(...)`` and the other ``changes.*`` methods; ``s.changes()`` iterates the live feed."""
+    """``s.changes.since(...)`` and the other ``changes.*`` methods; ``s.changes()`` iterates the live feed.
 
-    def __init__(self, satchel: Satchel) -> None:
-        super().__init__(satchel._call)
-        self._connection = satchel._wire
+    ``call`` makes the calls; ``events(timeout)`` answers the iterator of the connection's events (and raises
+    ``RuntimeError`` at once when it has not subscribed and no event waits)."""
+
+    def __init__(self, call: Callable[..., Any], events: Callable[[float | None], Iterator[Change | Resync]]) -> None:
+        super().__init__(call)
+        self._events = events
 
     def subscribe(
         self,
@@ -45,18 +44,19 @@ class ChangeFeed(Changes):
         only with ``ServerExited`` when the server goes. ``RuntimeError`` when the connection is not
         subscribed and no event waits (it would wait for ever).
         """
-        connection = self._connection
-        if not connection._subscribed and connection._changes.empty():
-            raise connection._not_subscribed()
-        return connection._iterate_changes(timeout)
+        return self._events(timeout)
 
 
 class AsyncChangeFeed(AsyncChanges):
-    """``await s.changes.since(...)`` and the other ``changes.*`` methods; ``async for e in s.changes()``."""
+    """``await s.changes.since(...)`` and the other ``changes.*`` methods; ``async for e in s.changes()``.
 
-    def __init__(self, connection: AsyncSatchel) -> None:
-        super().__init__(connection._call)
-        self._connection = connection
+    As ``ChangeFeed``: ``events(timeout)`` answers the connection's events, as an async iterator."""
+
+    def __init__(
+        self, call: Callable[..., Any], events: Callable[[float | None], AsyncIterator[Change | Resync]]
+    ) -> None:
+        super().__init__(call)
+        self._events = events
 
     def subscribe(
         self,
@@ -75,8 +75,4 @@ class AsyncChangeFeed(AsyncChanges):
         """The ``changed`` events as they arrive, as ``Change`` (a ``Resync`` when the feed fell far behind
         and skipped them: read again); with a ``timeout``, ends after that many quiet seconds.
         ``RuntimeError`` when the connection is not subscribed and no event waits."""
-        connection = self._connection
-        connection._check_running()
-        if not connection._subscribed and connection._changes.empty():
-            raise connection._not_subscribed()
-        return connection._iterate_changes(timeout)
+        return self._events(timeout)

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import subprocess
 import time
-import weakref
 from collections import deque
-from typing import IO, TYPE_CHECKING
+from collections.abc import Callable
+from typing import IO, Protocol
 
 from ._connection import LOG
 from ._inbox import Inbox
 from ._launch import log_server_line
 from ._outbox import Outbox
 
-if TYPE_CHECKING:
-    from ._blocking import Wire
+
+class Output(Protocol):
+    """Where the reader thread hands what the server writes: the connection (``_blocking.Wire``)."""
+
+    def _take_available(self) -> bool:
+        """Takes the lines that wait; ``False`` once the output has ended."""
+
+    def _ended(self) -> None:
+        """The output has ended: every waiter learns it."""
 
 
 def left(deadline: float) -> float:
@@ -35,9 +42,9 @@ def wait_or_kill(process: subprocess.Popen[bytes], polite: float, end: float) ->
             process.wait()
 
 
-def read_output(client: weakref.ReferenceType[Wire], inbox: Inbox) -> None:
+def read_output(client: Callable[[], Output | None], inbox: Inbox) -> None:
     """The reader thread: what the server writes while no calling thread reads it, each line to the client
-    while the client is alive; then the end."""
+    while the client is alive (``client`` is a weak reference to it); then the end."""
     while True:
         inbox.wait()
         with inbox.lock:

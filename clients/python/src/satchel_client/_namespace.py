@@ -43,6 +43,11 @@ def either(name: str, camel: Any, snake: Any, required: bool = False) -> Any:
     return value
 
 
+def public_names(cls: type) -> list[str]:
+    """The names ``cls`` and its bases up to ``object`` give, but for those that begin with ``_``."""
+    return sorted({name for base in cls.__mro__[:-1] for name in vars(base) if not name.startswith("_")})
+
+
 def no_such_method(path: str, known: Sequence[str]) -> AttributeError:
     """The error for ``s.notes.craete``: it names the close matches among the known methods."""
     matches = difflib.get_close_matches(path, known, n=3, cutoff=0.6)
@@ -51,16 +56,14 @@ def no_such_method(path: str, known: Sequence[str]) -> AttributeError:
 
 
 class MisspeltNames:
-    """Gives a client's misspelt top-level name (``s.pnig``) the close matches among the known methods."""
+    """Gives a client's misspelt top-level name (``s.pnig``) the close matches among its names."""
 
     if not TYPE_CHECKING:  # a type checker reports a misspelt name itself
 
         def __getattr__(self, name: str) -> Any:
             if name.startswith("_"):
                 raise AttributeError(name)
-            from .api import PATHS
-
-            raise no_such_method(name, PATHS)
+            raise no_such_method(name, public_names(type(self)))
 
 
 class Namespace:
@@ -76,12 +79,10 @@ class Namespace:
         def __getattr__(self, name: str) -> Any:
             if name.startswith("_"):
                 raise AttributeError(name)
-            from .api import PATHS
-
-            raise no_such_method(f"{self._prefix}.{name}", PATHS)
+            raise no_such_method(f"{self._prefix}.{name}", [f"{self._prefix}.{known}" for known in self.__dir__()])
 
     def __dir__(self) -> list[str]:
-        return [name for name in type(self).__dict__ if not name.startswith("_")]
+        return public_names(type(self))
 
     def __repr__(self) -> str:
         return f"<satchel namespace {self._prefix}: {', '.join(self.__dir__())}>"

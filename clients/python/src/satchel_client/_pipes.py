@@ -4,10 +4,17 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .aio import AsyncSatchel
+
+class Listener(Protocol):
+    """Where the pipes hand what the server writes: the connection (``aio.AsyncSatchel``)."""
+
+    def _received(self, fd: int, line: bytes) -> None:
+        """One line of the server's stdout (``fd`` 1) or stderr (2)."""
+
+    def _ended(self, returncode: int | None) -> None:
+        """The process has exited and its output is all read."""
 
 
 class Pipes(asyncio.SubprocessProtocol):
@@ -18,10 +25,11 @@ class Pipes(asyncio.SubprocessProtocol):
     resolves its caller's future in the turn of the loop that sees it arrive (a subprocess transport's pipe
     would hand it on to the next turn)."""
 
-    def __init__(self, connection: AsyncSatchel, output: int) -> None:
+    def __init__(self, connection: Listener, output: int) -> None:
         # Held weakly: the event loop holds this protocol while the server runs, and a client nobody holds
         # any more must still be collected (and its server ended, with a ResourceWarning).
         self.connection = weakref.ref(connection)
+        self.transport: asyncio.SubprocessTransport | None = None
         self.loop = asyncio.get_running_loop()
         self.output: int | None = output  # the read end of the server's stdout, until its end
         self.partial = {1: b"", 2: b""}
@@ -31,9 +39,7 @@ class Pipes(asyncio.SubprocessProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.SubprocessTransport)
-        connection = self.connection()
-        if connection is not None:
-            connection._transport = transport  # before any data arrives, or the end
+        self.transport = transport
 
     def read_output(self) -> None:
         """Starts reading the server's stdout (once the process has it)."""
@@ -97,5 +103,6 @@ class Pipes(asyncio.SubprocessProtocol):
         if self.exited and self.output is None and not self.finished.done():
             connection = self.connection()
             if connection is not None:
-                connection._ended()
+                assert self.transport is not None  # made before any pipe could end
+                connection._ended(self.transport.get_returncode())
             self.finished.set_result(None)

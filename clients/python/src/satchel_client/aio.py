@@ -53,7 +53,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
 
     @cached_property
     def changes(self) -> AsyncChangeFeed:
-        return AsyncChangeFeed(self)
+        return AsyncChangeFeed(self._call, self._events)
 
     @cached_property
     def images(self) -> AsyncImageShelf:
@@ -325,9 +325,13 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         warnings.warn("s.subscribe() is s.changes.subscribe()", DeprecationWarning, stacklevel=2)
         return await self.changes.subscribe(domains)
 
+    def _events(self, timeout: float | None) -> AsyncIterator[Change | Resync]:
+        """As ``s.changes()``; ``RuntimeError`` at once when it would wait for ever."""
+        self._check_running()
+        self._check_subscribed(self._changes.empty())
+        return self._iterate_changes(timeout)
+
     async def _iterate_changes(self, timeout: float | None) -> AsyncIterator[Change | Resync]:
-        if self._transport is None:
-            raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
         while True:
             try:
                 item = await asyncio.wait_for(self._changes.get(), timeout)
@@ -361,10 +365,9 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
             if change is not None:
                 self._changes.put_nowait(change)
 
-    def _ended(self) -> None:
+    def _ended(self, returncode: int | None) -> None:
         """The process has exited and its pipes are closed: every waiter learns it."""
-        assert self._transport is not None
-        self._returncode = self._transport.get_returncode()
+        self._returncode = returncode
         self._gone = True
         for future in self._ledger.drain():
             if not future.done():

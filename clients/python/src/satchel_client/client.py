@@ -100,7 +100,7 @@ class Satchel(MisspeltNames, Methods):
 
     @cached_property
     def changes(self) -> ChangeFeed:
-        return ChangeFeed(self)
+        return ChangeFeed(self._call, self._wire.events)
 
     @cached_property
     def images(self) -> ImageShelf:
