@@ -1,6 +1,7 @@
 """Process lifetime: finding the binary, timeouts, a server that dies, closing, and nothing leaked."""
 from __future__ import annotations
 
+import datetime
 import logging
 import os
 import pathlib
@@ -135,8 +136,9 @@ def test_other_notifications_reach_the_handler_and_are_never_taken_for_answers(s
         for line in sys.stdin:
             request = json.loads(line)
             send({'jsonrpc': '2.0', 'method': 'notifications/progress', 'params': {'progress': 1}})
-            send({'jsonrpc': '2.0', 'method': 'changed', 'params': {'seq': 7, 'at': '', 'domain': 'notes',
-                  'kind': 'created', 'id': 'note_1', 'entity': None}})
+            for seq, at in ((6, ''), (7, '2026-11-25T21:25:00.504Z')):  # a change without its time is no Change
+                send({'jsonrpc': '2.0', 'method': 'changed', 'params': {'seq': seq, 'at': at, 'domain': 'notes',
+                      'kind': 'created', 'id': 'note_1', 'entity': None}})
             if 'id' in request:
                 answer(request, {'echo': request['method']})
     """)
@@ -144,7 +146,9 @@ def test_other_notifications_reach_the_handler_and_are_never_taken_for_answers(s
     with Satchel(server, on_notification=lambda method, params: seen.append((method, params))) as s:
         s.changes.subscribe()
         seen.clear()  # what came with the first ping's answer and the subscription's
-        assert [change.seq for change in s.changes(timeout=0.5)] == [7, 7]
+        changes = list(s.changes(timeout=0.5))
+        assert [change.seq for change in changes] == [7, 7]
+        assert changes[0].at == datetime.datetime(2026, 11, 25, 21, 25, 0, 504000, tzinfo=datetime.timezone.utc)
         assert s.call("anything") == {"echo": "anything"}
         assert s.call("again") == {"echo": "again"}
         assert seen == [("notifications/progress", {"progress": 1})] * 2

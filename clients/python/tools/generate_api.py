@@ -165,24 +165,30 @@ class Results:
             self.classes.append(f"class {name}(TypedDict):\n{body(always)}")
         return name
 
-
-def python_type(schema: dict) -> str:
-    """The type of a parameter: JSON's types, string choices as a Literal."""
-    if "anyOf" in schema:
-        names: list[str] = []
-        for option in schema["anyOf"]:
-            name = python_type(option)
-            if name not in names:
-                names.append(name)
-        return " | ".join(names)
-    kind = schema.get("type")
-    if kind == "object":
-        return "dict[str, Any]"
-    if kind == "array":
-        return f"Sequence[{python_type(schema.get('items', {}))}]"
-    if kind == "string" and "enum" in schema:
-        return "Literal[" + ", ".join(repr(choice) for choice in schema["enum"]) + "]"
-    return SCALARS.get(kind, "Any")
+    def param_type(self, schema: dict, name: str) -> str:
+        """The type of a parameter (``name``: of its TypedDict): JSON's types, string choices as a Literal, an
+        object of known keys as a TypedDict (and the object the server answers in its place, every key given:
+        a note's ``color``)."""
+        if "anyOf" in schema:
+            names: list[str] = []
+            for option in schema["anyOf"]:
+                required = option.get("required", [])
+                each = self.param_type(option, name.removesuffix("Input") + "From" + pascal(required[0])
+                                       if closed(option) and required else name)
+                names += [part for part in each.split(" | ") if part not in names]
+            return " | ".join(names)
+        kind = schema.get("type")
+        if closed(schema):
+            own = self.typed_dict(schema, name)
+            answered = self.names.get(shape({**schema, "required": list(schema.get("properties", {}))}), own)
+            return own if answered == own else f"{own} | {answered}"
+        if kind == "object":
+            return "dict[str, Any]"
+        if kind == "array":
+            return f"Sequence[{self.param_type(schema.get('items', {}), name)}]"
+        if kind == "string" and "enum" in schema:
+            return "Literal[" + ", ".join(repr(choice) for choice in schema["enum"]) + "]"
+        return SCALARS.get(kind, "Any")
 
 
 def python_name(name: str) -> str:
@@ -208,18 +214,24 @@ def docstring(method: dict, indent: str) -> str:
     return f'{indent}"""{body.lstrip()}\n{indent}"""\n'
 
 
-def signature_source(name: str, parts: list[str], returns: str, indent: str, overload: bool = False) -> str:
-    head = f"{indent}def {name}({', '.join(parts)}) -> {returns}:"
+def signature_source(
+    name: str, parts: list[str], returns: str, indent: str, overload: bool = False, asynchronous: bool = False
+) -> str:
+    define = "async def" if asynchronous else "def"
+    head = f"{indent}{define} {name}({', '.join(parts)}) -> {returns}:"
     if len(head) > 110:
         inner = indent + "    "
-        head = f"{indent}def {name}(\n" + "".join(f"{inner}{part},\n" for part in parts) + f"{indent}) -> {returns}:"
+        head = f"{indent}{define} {name}(\n" + "".join(f"{inner}{part},\n" for part in parts) + f"{indent}) -> {returns}:"
     if overload:
         return f"{indent}@overload\n{head} ...\n"
     return head + "\n"
 
 
-def method_source(method: dict, attribute: str, indent: str, returns: str, stub: bool = False) -> str:
-    """A method of a namespace; a ``stub`` is its signature alone (the asyncio flavour, for type checkers)."""
+def method_source(
+    method: dict, attribute: str, indent: str, returns: str, kinds: dict[str, str], stub: bool = False
+) -> str:
+    """A method of a namespace (``kinds``: its parameters' types); a ``stub`` is its signature alone (the
+    asyncio flavour, for type checkers: a coroutine function)."""
     params = method.get("params", [])
     for param in params:
         if python_name(param["name"]) in OWN_KEYWORDS or snake(param["name"]) in OWN_KEYWORDS:
@@ -231,7 +243,7 @@ def method_source(method: dict, attribute: str, indent: str, returns: str, stub:
     spelled_twice = [param for param in params if snake(param["name"]) != param["name"]]
     required_twice = [param for param in spelled_twice if param.get("required")]
     for param in params:
-        kind = python_type(param["schema"])
+        kind = kinds[param["name"]]
         if param.get("required") and param not in spelled_twice:
             signature.append(f"{python_name(param['name'])}: {kind}")
         else:
@@ -244,13 +256,13 @@ def method_source(method: dict, attribute: str, indent: str, returns: str, stub:
         for spelling in (lambda n: n, snake):
             parts = ["self", "*"]
             for param in params:
-                kind = python_type(param["schema"])
+                kind = kinds[param["name"]]
                 if param.get("required"):
                     parts.append(f"{spelling(python_name(param['name']))}: {kind}")
                 else:
                     parts.append(f"{spelling(python_name(param['name']))}: {kind} | Unset = UNSET")
-            out += signature_source(name, parts + own, returns, indent, overload=True) + "\n"
-    out += signature_source(name, signature + own, returns, indent)
+            out += signature_source(name, parts + own, returns, indent, overload=True, asynchronous=stub) + "\n"
+    out += signature_source(name, signature + own, returns, indent, asynchronous=stub)
 
     def value(param: dict) -> str:
         if param not in spelled_twice:
@@ -278,6 +290,8 @@ def render(document: dict) -> str:
     components = document.get("components", {}).get("schemas", {})
     methods = [resolved(m, components) for m in document["methods"] if m["name"] not in LEFT_OUT]
     results = Results(methods)
+    kinds = {m["name"]: {p["name"]: results.param_type(p["schema"], pascal(singular(p["name"])) + "Input")
+                         for p in m.get("params", [])} for m in methods}
     top = [m for m in methods if "." not in m["name"]]
     groups: dict[str, list[dict]] = {}
     for method in methods:
@@ -293,7 +307,7 @@ def render(document: dict) -> str:
         '# mypy: disable-error-code="no-any-return"\n',
         "from __future__ import annotations\n\n",
         "import builtins\n",
-        "from collections.abc import Coroutine, Sequence\n",
+        "from collections.abc import Sequence\n",
         "from functools import cached_property\n",
         "from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload\n\n",
         "from ._namespace import UNSET, Namespace, Unset, either, named\n",
@@ -307,15 +321,16 @@ def render(document: dict) -> str:
     for source in results.classes:
         out.append("\n\n" + source)
 
-    def flavour(prefix_of_class: str, wrap: str, stub: bool) -> str:
+    def flavour(prefix_of_class: str, stub: bool) -> str:
         text = []
         for prefix, members in groups.items():
             text.append(f"\n\nclass {prefix_of_class}{pascal(prefix)}(Namespace):\n")
             text.append(f'    """The `{prefix}.*` methods."""\n\n')
             text.append(f"    _prefix = {prefix!r}\n")
             for method in members:
-                returns = wrap.format(results.result_types[method["name"]])
-                text.append("\n" + method_source(method, method["name"].partition(".")[2], "    ", returns, stub))
+                returns = results.result_types[method["name"]]
+                attribute = method["name"].partition(".")[2]
+                text.append("\n" + method_source(method, attribute, "    ", returns, kinds[method["name"]], stub))
         text.append(f"\n\nclass {prefix_of_class}Methods:\n")
         text.append(f'    """The namespaces and top-level methods of {"an asyncio" if stub else "a blocking"} '
                     'connection."""\n\n')
@@ -329,15 +344,15 @@ def render(document: dict) -> str:
             text.append(f"\n    @cached_property\n    def {prefix}(self) -> {prefix_of_class}{pascal(prefix)}:\n")
             text.append(f"        return {prefix_of_class}{pascal(prefix)}(self._call)\n")
         for method in top:
-            returns = wrap.format(results.result_types[method["name"]])
-            text.append("\n" + method_source(method, method["name"], "    ", returns, stub))
+            returns = results.result_types[method["name"]]
+            text.append("\n" + method_source(method, method["name"], "    ", returns, kinds[method["name"]], stub))
         return "".join(text)
 
-    out.append(flavour("", "{}", stub=False))
+    out.append(flavour("", stub=False))
     # The asyncio client runs the same classes (its `_call` answers a coroutine); a type checker sees each
-    # method answer a coroutine of its result.
+    # method as a coroutine function (`async def`: `asyncio.gather` of several is a tuple of their results).
     out.append("\n\nif TYPE_CHECKING:")
-    stubs = flavour("Async", "Coroutine[Any, Any, {}]", stub=True).lstrip("\n")
+    stubs = flavour("Async", stub=True).lstrip("\n")
     out.append("\n" + "".join(("    " + line) if line.strip() else line for line in stubs.splitlines(True)))
     names = ["Methods"] + [pascal(prefix) for prefix in groups]
     out.append("else:\n" + "".join(f"    Async{name} = {name}\n" for name in names))

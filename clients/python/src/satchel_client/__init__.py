@@ -7,11 +7,13 @@
 from ._factory import AsyncSatchelFactory, SatchelFactory
 from ._launch import find_binary
 from ._namespace import UNSET
-from ._protocol import Change, Progress, Resync
+from ._events import Change, Entity, Resync
+from ._protocol import Progress
 from .aio import AsyncSatchel
 from .client import Satchel
 from .errors import (
     BinaryNotFound,
+    ErrorData,
     FreeLimitReached,
     InternalError,
     InvalidParams,
@@ -32,8 +34,8 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "AsyncSatchel", "AsyncSatchelFactory", "BinaryNotFound", "Change", "FreeLimitReached", "InternalError", "InvalidParams",
-    "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress", "RequestCancelled", "Resync",
-    "RevisionConflict", "Satchel", "SatchelError", "SatchelFactory", "ServerExited", "ShuttingDown", "StorageFailure",
-    "UNSET", "UpstreamUnavailable", "ValidationFailed", "find_binary",
+    "AsyncSatchel", "AsyncSatchelFactory", "BinaryNotFound", "Change", "Entity", "ErrorData", "FreeLimitReached",
+    "InternalError", "InvalidParams", "InvalidRequest", "MethodNotFound", "NotFound", "ParseError", "Progress",
+    "RequestCancelled", "Resync", "RevisionConflict", "Satchel", "SatchelError", "SatchelFactory", "ServerExited",
+    "ShuttingDown", "StorageFailure", "UNSET", "UpstreamUnavailable", "ValidationFailed", "find_binary",
 ]

@@ -18,7 +18,8 @@ from ._inbox import Inbox
 from ._lifetime import end_collected, left, read_output, read_stderr, wait_or_kill
 from ._outbox import Outbox
 from ._waiters import Reporting, Waiter
-from ._protocol import ANSWERED_WHEN_READY, Change, Incoming, Params, Resync, cancellation, encode, merge_params
+from ._events import Change, Resync
+from ._protocol import ANSWERED_WHEN_READY, Incoming, Params, cancellation, encode, merge_params
 from ._protocol import outgoing, refused_as_a_whole, request
 from .errors import SatchelError, ServerExited
 

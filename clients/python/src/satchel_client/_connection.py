@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._launch import command, environment
-from ._protocol import LOG, TOKEN_PREFIX, Change, Ledger, Progress, Resync
+from ._events import Change, Resync
+from ._protocol import LOG, TOKEN_PREFIX, Ledger, Progress
 from .errors import ServerExited
 
 __all__ = ["LOG", "Connection", "NotificationHandler"]
@@ -98,8 +99,8 @@ class Connection:
         if method == "changed" and isinstance(params, dict):
             try:
                 return Change.from_params(params)
-            except KeyError:
-                LOG.warning("a changed notification without its fields: %r", params)
+            except (KeyError, ValueError):
+                LOG.warning("a changed notification without its fields (or its time): %r", params)
                 return None
         if method == "resync" and isinstance(params, dict):
             try:

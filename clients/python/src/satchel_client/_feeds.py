@@ -2,11 +2,12 @@
 when the feed fell far behind) as they arrive, for the blocking and the async client."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, cast
 
 from ._namespace import UNSET, Unset, named
-from ._protocol import Change, OnProgress, Resync
+from ._events import Change, Resync
+from ._protocol import OnProgress
 from .api import AsyncChanges, Changes, ChangesSubscribeResult
 
 
@@ -58,18 +59,19 @@ class AsyncChangeFeed(AsyncChanges):
         super().__init__(call)
         self._events = events
 
-    def subscribe(
+    async def subscribe(
         self,
         domains: Sequence[str] | None | Unset = UNSET,
         *,
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
-    ) -> Coroutine[Any, Any, ChangesSubscribeResult]:
+    ) -> ChangesSubscribeResult:
         """From now on, a ``changed`` notification for every committed change (in ``domains``, or every app),
         whoever makes it; read them with ``changes()``. Answers ``{"cursor": str}``: the place in the feed
         now, for ``changes.since(cursor=...)``."""
         wanted = UNSET if domains is None or isinstance(domains, Unset) else list(domains)
-        return cast('Coroutine[Any, Any, ChangesSubscribeResult]', self._call("changes.subscribe", named(domains=wanted), progress, timeout))
+        answer = await self._call("changes.subscribe", named(domains=wanted), progress, timeout)
+        return cast(ChangesSubscribeResult, answer)
 
     def __call__(self, timeout: float | None = None) -> AsyncIterator[Change | Resync]:
         """The ``changed`` events as they arrive, as ``Change`` (a ``Resync`` when the feed fell far behind

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from ._namespace import UNSET, Unset
 from ._protocol import OnProgress, Progress, report
-from .api import AsyncImages, Images
+from .api import AsyncImages, ImageFromUploadId, Images
 from .errors import SatchelError
 
 Size = Literal["thumbnail", "display", "original"]
@@ -32,7 +32,7 @@ class ImageShelf(Images):
     def upload(
         self, data: bytes | bytearray | memoryview, *, progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
-    ) -> dict[str, Any]:
+    ) -> ImageFromUploadId:
         """Uploads ``data`` in chunks; answers ``{"uploadId": ...}`` to pass where an image goes. ``progress``
         is called with each ``Progress`` (bytes sent of all). An upload that fails is discarded."""
         whole = _checked(data)
@@ -64,7 +64,7 @@ class AsyncImageShelf(AsyncImages):
     async def upload(
         self, data: bytes | bytearray | memoryview, *, progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
-    ) -> dict[str, Any]:
+    ) -> ImageFromUploadId:
         """As ``Satchel``'s ``s.images.upload``; a coroutine ``progress`` is awaited."""
         whole = _checked(data)
         begun = await self.beginUpload(byteSize=len(whole), timeout=timeout)

@@ -7,7 +7,6 @@ import json.encoder
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Union
 
 from .errors import SatchelError, error_from
@@ -15,59 +14,6 @@ from .errors import SatchelError, error_from
 LOG = logging.getLogger("satchel.client")
 
 Params = Union[Mapping[str, Any], Sequence[Any], None]
-
-
-@dataclass(frozen=True)
-class Change:
-    """One ``changed`` notification: a committed mutation, whoever made it.
-
-    ``at`` is when it was committed (an aware ``datetime``, UTC; ``None`` if the server gave no time);
-    ``entity`` is the entity as it is now (the dict its ``get`` answers), ``None`` once it is deleted.
-    """
-
-    seq: int
-    at: datetime | None
-    domain: str
-    kind: str
-    id: str
-    entity: dict[str, Any] | None
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> Change:
-        return cls(
-            seq=params["seq"], at=timestamp(params.get("at")), domain=params["domain"], kind=params["kind"],
-            id=params["id"], entity=params.get("entity"),
-        )
-
-
-@dataclass(frozen=True)
-class Resync:
-    """One ``resync`` notification: the subscription fell more than 500 changes behind (another process
-    imported a large document, say), so the server skipped them instead of sending each as a ``Change``.
-
-    What you hold may be out of date: read it again (a list's first page), or walk
-    ``changes.since(cursor=since)`` up to the event whose ``seq`` is this one's. The ``Change`` events that
-    follow come after ``cursor``.
-    """
-
-    since: str
-    cursor: str
-    #: The sequence number of the last change this resync stands for.
-    seq: int
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> Resync:
-        return cls(since=params["since"], cursor=params["cursor"], seq=int(params["seq"]))
-
-
-def timestamp(text: Any) -> datetime | None:
-    """An ISO 8601 time of the server (``2026-11-25T21:25:00.504Z``) as an aware ``datetime``."""
-    if not isinstance(text, str) or not text:
-        return None
-    try:
-        return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True)

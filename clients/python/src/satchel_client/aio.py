@@ -22,7 +22,8 @@ from ._namespace import UNSET, MisspeltNames, Unset
 from ._pipes import Pipes
 from ._feeds import AsyncChangeFeed
 from ._reports import AsyncReports
-from ._protocol import Change, Incoming, OnProgress, Params, Progress, Resync, encode, merge_params, outgoing
+from ._events import Change, Resync
+from ._protocol import Incoming, OnProgress, Params, Progress, encode, merge_params, outgoing
 from ._protocol import ANSWERED_WHEN_READY, cancellation, refused_as_a_whole, request
 from .api import AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited

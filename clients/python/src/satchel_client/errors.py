@@ -1,11 +1,27 @@
 """Exceptions: one class per JSON-RPC error code the server answers with, plus the connection's own."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
+
+
+class ErrorData(TypedDict, total=False):
+    """The ``data`` of an error answer: the fields its code carries (the protocol reference's error table)."""
+
+    reason: str  # the stable name of what went wrong: every domain error (-32001...-32007, -32800), -32700, -32600
+    field: str  # -32002, -32602: the parameter (a dotted path for a nested member, "document.notes[3].title")
+    expected: str  # -32602: what would have been accepted
+    limit: int  # -32002 for a limit broken, -32003 the free edition's, -32600 a line's size or depth
+    kind: str  # -32001: what was not found ("note")
+    id: str  # -32001: its id
+    current: int  # -32006: the revision it is at now
+    status: int  # -32004 httpStatus: what the feed answered
+    method: str  # -32601: the method there is none of
+    detail: str  # -32700: where the line stopped being JSON, for people reading logs
 
 
 class SatchelError(Exception):
-    """An error answer from the server: ``code``, ``message`` (in the session's language) and ``data``.
+    """An error answer from the server: ``code``, ``message`` (in the session's language) and ``data`` (the
+    fields its code carries, ``None`` for an error with none: -32603).
 
     ``reason`` is ``data["reason"]`` when the server gave one; unlike the message, it never changes.
     """
@@ -13,8 +29,9 @@ class SatchelError(Exception):
     code: int = 0
     #: True when the server answered a whole line with this error (``id: null``: unreadable, too large).
     whole_line: bool = False
+    data: ErrorData | None
 
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
+    def __init__(self, code: int, message: str, data: ErrorData | None = None) -> None:
         super().__init__(code, message, data)
         self.code = code
         self.message = message

@@ -1,10 +1,13 @@
 """Code a type checker must accept: the documented surface, typed as it behaves."""
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
-from satchel_client import AsyncSatchel, AsyncSatchelFactory, Change, Resync, Satchel, SatchelFactory
-from satchel_client.api import Note, RemindersListResult
+from satchel_client import (
+    AsyncSatchel, AsyncSatchelFactory, Change, Entity, ErrorData, Resync, Satchel, SatchelError, SatchelFactory,
+)
+from satchel_client.api import BoardPost, Note, RemindersListResult
 
 
 def blocking(s: Satchel) -> str:
@@ -21,10 +24,25 @@ def blocking(s: Satchel) -> str:
             since: str = change.since
             s.changes.since(cursor=since)
             continue
-        when: datetime | None = change.at
-        print(change.kind, change.id, when, cursor)
+        when: datetime = change.at  # always there: an aware datetime
+        entity: Entity | None = change.entity
+        print(change.kind, change.id, when.tzinfo, cursor, entity["id"] if entity is not None else None)
     votes = s.board.list(sort="hot")["items"][0].get("myVote")
+    s.notes.update(id=note["id"], color=note["color"])  # a colour as answered is taken back
+    s.photos.add(image=s.images.upload(b"\x89PNG..."))
+    s.diary.create(images=[{"path": "/tmp/a.png"}, {"data": "iVBORw0KGgo=", "mimeType": "image/png"}])
     return note["color"]["hex"] + ",".join(titles) + str(votes)
+
+
+def errors(s: Satchel) -> int | None:
+    try:
+        s.notes.get(id="x")
+    except SatchelError as error:
+        data: ErrorData | None = error.data
+        reason: str | None = error.reason
+        print(reason, data.get("field") if data is not None else None)
+        return data.get("current") if data is not None else None
+    return None
 
 
 async def awaited(s: AsyncSatchel) -> int:
@@ -37,7 +55,9 @@ async def awaited(s: AsyncSatchel) -> int:
         else:
             print(change.cursor)
     info = await s.server.info(timeout=None)
-    return note["revision"] + info["schemaVersion"]
+    same, post = await asyncio.gather(s.notes.get(id=note["id"]), s.board.get(id="x"))
+    both: tuple[Note, BoardPost] = (same, post)
+    return note["revision"] + info["schemaVersion"] + len(both)
 
 
 def fixture(satchel_factory: SatchelFactory) -> Satchel:
