@@ -10,12 +10,12 @@ import asyncio
 import contextlib
 import os
 import warnings
-import weakref
 from collections.abc import AsyncIterator, Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
 from ._connection import LOG, Connection
+from ._deadlines import EXPIRED, Deadlines
 from ._images import AsyncImageShelf
 from ._launch import log_server_line
 from ._namespace import UNSET, MisspeltNames, Unset
@@ -29,14 +29,6 @@ from .api import AsyncMethods, ChangesSubscribeResult
 from .errors import SatchelError, ServerExited
 
 _GONE = object()  # the outcome of every call in flight when the server ends
-_EXPIRED = object()  # the outcome of a call whose time is up
-
-
-def _expire_due(connection: weakref.ref[AsyncSatchel]) -> None:
-    """The watchdog's turn: held weakly, so that a timer still set never keeps a dropped client alive."""
-    alive = connection()
-    if alive is not None:
-        alive._expire_due()
 
 
 class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
@@ -78,9 +70,8 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
     async def _spawn(self) -> None:
         self._changes: asyncio.Queue[Any] = asyncio.Queue()
         self._outbox: list[bytes] = []
-        self._deadlines: dict[int, tuple[float, dict[int, asyncio.Future[Any]]]] = {}
-        self._watchdog: asyncio.TimerHandle | None = None
         loop = asyncio.get_running_loop()
+        self._deadlines = Deadlines(loop, self._ledger.abandon)
         output, child_output = os.pipe()
         try:
             transport, self._pipes = await loop.subprocess_exec(
@@ -202,7 +193,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
                 value = await answer
             finally:
                 self._forget(key, futures, unordered)
-            if value is _EXPIRED or value is _GONE:
+            if value is EXPIRED or value is _GONE:
                 self._check_outcomes([value], timeout, method)
         else:
             line, token, callback = outgoing(method, params, id, progress, coroutines=True)
@@ -211,9 +202,8 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
 
             def deliver(progress: Progress) -> None:
                 reports.report(progress)
-                entry = self._deadlines.get(id)
-                if entry is not None and timeout is not None:  # a call that shows progress is not late
-                    self._deadlines[id] = (loop.time() + timeout, entry[1])
+                if timeout is not None:  # a call that shows progress is not late
+                    self._deadlines.extend(id, timeout)
 
             self._progress[token] = deliver
             futures = {id: answer}
@@ -269,17 +259,17 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         self._ledger.sent(futures, unordered)
         key = min(futures)
         if timeout is not None:
-            self._watch(key, timeout, futures)
+            self._deadlines.watch(key, timeout, futures)
         self._send(line)
         return key
 
     def _forget(self, key: int, futures: dict[int, asyncio.Future[Any]], unordered: bool = False) -> None:
         """The line's deadline, and its calls that are not answered (a late answer is dropped); one that waits
         on the server's network (``unordered``) is cancelled there, so it waits no more."""
-        self._deadlines.pop(key, None)
+        self._deadlines.forget(key)
         for id, future in futures.items():
             given_up = not future.done() or future.cancelled() or (
-                future.exception() is None and future.result() is _EXPIRED)
+                future.exception() is None and future.result() is EXPIRED)
             if not future.done() or future.cancelled():
                 self._ledger.abandon(id)
             if unordered and given_up and not self._gone:
@@ -288,36 +278,10 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
 
     def _check_outcomes(self, values: list[Any], timeout: float | None, what: str) -> None:
         """``TimeoutError`` past the deadline, ``ServerExited`` when the server has gone."""
-        if _EXPIRED in values:
+        if EXPIRED in values:
             raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
         if _GONE in values:
             raise self.exited()
-
-    def _watch(self, key: int, timeout: float, futures: dict[int, asyncio.Future[Any]]) -> None:
-        """Keeps a deadline for a line of requests. One timer serves them all: it fires at the earliest
-        deadline (a timer per call would cost a quarter of a round trip)."""
-        loop = self._loop
-        assert loop is not None
-        deadline = loop.time() + timeout
-        self._deadlines[key] = (deadline, futures)
-        if self._watchdog is None or deadline < self._watchdog.when():
-            if self._watchdog is not None:
-                self._watchdog.cancel()
-            self._watchdog = loop.call_at(deadline, _expire_due, weakref.ref(self))
-
-    def _expire_due(self) -> None:
-        self._watchdog = None
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        for key, (deadline, futures) in list(self._deadlines.items()):
-            if deadline <= now:
-                del self._deadlines[key]
-                for id, future in futures.items():
-                    if not future.done():
-                        self._ledger.abandon(id)
-                        future.set_result(_EXPIRED)
-        if self._deadlines:
-            self._watchdog = loop.call_at(min(d for d, _ in self._deadlines.values()), _expire_due, weakref.ref(self))
 
     # Live changes
 
@@ -435,7 +399,6 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
             if not finished.done():  # interrupted: kill it rather than leave it behind
                 with contextlib.suppress(ProcessLookupError):
                     transport.kill()
-            if self._watchdog is not None:
-                self._watchdog.cancel()
+            self._deadlines.cancel()
             transport.close()
             self._pipes.close_output()
