@@ -88,3 +88,44 @@ def test_the_async_factory_serves_async_tests_of_any_runner_and_kills_what_is_le
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-W", "always::ResourceWarning")
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["*ResourceWarning: an AsyncSatchel (pid *) was left running by the test; killed*"])
+
+
+def test_a_failed_call_is_reported_at_the_line_that_made_it(pytester):
+    pytester.makepyfile(
+        """
+        import traceback
+
+        import pytest
+
+        from satchel_client import NotFound
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+
+        def test_blocking(satchel):
+            satchel.notes.get(id="note_gone")
+
+        def test_upload(satchel):
+            satchel.images.upload(b"not an image")
+
+        @pytest.mark.anyio
+        async def test_async(async_satchel_factory):
+            async with async_satchel_factory() as s:
+                await s.board.get(id="bp_gone")
+
+        def test_the_traceback_ends_at_the_public_call(satchel):
+            with pytest.raises(NotFound) as caught:
+                satchel.call("notes.get", id="note_gone")
+            frames = traceback.extract_tb(caught.value.__traceback__)
+            assert frames[0].line == 'satchel.call("notes.get", id="note_gone")'
+            assert [frame.filename.rpartition("/")[2] for frame in frames[1:]] == ["client.py"] * len(frames[1:])
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=3, passed=1)
+    for call, error in [('satchel.notes.get(id="note_gone")', "NotFound"),
+                        ('satchel.images.upload(b"not an image")', "ValidationFailed"),
+                        ('await s.board.get(id="bp_gone")', "NotFound")]:
+        result.stdout.fnmatch_lines([f">*{call}", f"E*satchel_client.errors.{error}: *"], consecutive=True)
+    assert "satchel_client/" not in result.stdout.str()  # no frame of the client's

@@ -312,6 +312,8 @@ def render(document: dict) -> str:
         "from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload\n\n",
         "from ._namespace import UNSET, Namespace, Unset, either, named\n",
         "from ._protocol import OnProgress\n\n",
+        "#: For pytest: a failed call's traceback ends at its caller's line, not in these methods.\n",
+        "__tracebackhide__ = True\n\n",
         "#: Every method of the protocol, with its summary.\n",
         "METHODS: dict[str, str] = {\n",
     ]

@@ -10,6 +10,9 @@ from ._events import Change, Resync
 from ._protocol import OnProgress
 from .api import AsyncChanges, Changes, ChangesSubscribeResult
 
+#: For pytest: a failed call's traceback ends at its caller's line, not in these methods.
+__tracebackhide__ = True
+
 
 class ChangeFeed(Changes):
     """``s.changes.since(...)`` and the other ``changes.*`` methods; ``s.changes()`` iterates the live feed.

@@ -17,6 +17,9 @@ from .errors import SatchelError
 
 Size = Literal["thumbnail", "display", "original"]
 
+#: For pytest: a failed call's traceback ends at its caller's line, not in these methods.
+__tracebackhide__ = True
+
 
 def _checked(data: bytes | bytearray | memoryview) -> bytes:
     if not isinstance(data, (bytes, bytearray, memoryview)):

@@ -100,6 +100,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
             ) from None
 
     def _check_loop(self) -> None:
+        __tracebackhide__ = True
         if asyncio.get_running_loop() is not self._loop:
             raise RuntimeError(
                 "this AsyncSatchel was started in another event loop; its pipes belong to that loop: use it only "
@@ -133,6 +134,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         ``progress``: called with each ``Progress`` the server reports, in the task awaiting this call; a
         coroutine function is awaited (in order: the call returns once the last report is handled).
         ``timeout``: as ``Satchel.call``'s."""
+        __tracebackhide__ = True
         if named or not (params is None or type(params) is dict):
             params = merge_params(params, named)
         return await self._request(method, params, self.timeout if isinstance(timeout, Unset) else timeout, progress)
@@ -157,6 +159,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
 
     async def batch(self, calls: Iterable[tuple[str, Params] | Sequence[Any]]) -> list[Any]:
         """One JSON-RPC batch; answers each result or ``SatchelError``, in order (see ``Satchel.batch``)."""
+        __tracebackhide__ = True
         entries = [(each[0], each[1] if len(each) > 1 else None) for each in calls]
         if not entries:
             return []
@@ -180,6 +183,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         return outcomes
 
     async def _request(self, method: str, params: Any, timeout: float | None, progress: Any = None) -> Any:
+        __tracebackhide__ = True  # for pytest: a failed call's traceback ends at its caller's line
         self._check_running()
         id = self._ledger.next_id()
         loop = self._loop
@@ -222,6 +226,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         return value
 
     def _check_running(self) -> None:
+        __tracebackhide__ = True
         if self._transport is None:
             raise RuntimeError("the server is not started: use `async with AsyncSatchel(...)` or `await s.start()`")
         self._check_loop()
@@ -278,6 +283,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
 
     def _check_outcomes(self, values: list[Any], timeout: float | None, what: str) -> None:
         """``TimeoutError`` past the deadline, ``ServerExited`` when the server has gone."""
+        __tracebackhide__ = True
         if EXPIRED in values:
             raise TimeoutError(f"satchel did not answer {what} within {timeout} s")
         if _GONE in values:

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload
 from ._namespace import UNSET, Namespace, Unset, either, named
 from ._protocol import OnProgress
 
+#: For pytest: a failed call's traceback ends at its caller's line, not in these methods.
+__tracebackhide__ = True
+
 #: Every method of the protocol, with its summary.
 METHODS: dict[str, str] = {
     'initialize': 'Starts a session: sets its language and time zone and tells what the server is.',

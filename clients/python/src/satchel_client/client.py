@@ -15,7 +15,11 @@ from ._feeds import ChangeFeed
 from ._namespace import UNSET, MisspeltNames, Unset
 from ._protocol import OnProgress, Params, merge_params
 from .api import ChangesSubscribeResult, Methods
-from .errors import ServerExited
+from .errors import SatchelError, ServerExited
+
+#: What a call raises for its outcome (an error answer, no answer in time, no server): raised from the call
+#: itself, so that its traceback ends at the caller's line, not in the connection's inner workings.
+CALL_FAILURES = (SatchelError, TimeoutError, ServerExited)
 
 
 class Satchel(MisspeltNames, Methods):
@@ -131,16 +135,24 @@ class Satchel(MisspeltNames, Methods):
         connection stays usable), ``ServerExited`` when the server is gone, ``TypeError`` for params that
         JSON cannot carry (nothing is sent then).
         """
+        __tracebackhide__ = True
         wire = self._wire
         if named or not (params is None or type(params) is dict):
             params = merge_params(params, named)
-        return wire.request(method, params, wire.timeout if isinstance(timeout, Unset) else timeout, progress)
+        try:
+            return wire.request(method, params, wire.timeout if isinstance(timeout, Unset) else timeout, progress)
+        except CALL_FAILURES as failure:
+            raise failure.with_traceback(None)
 
     def _call(
         self, method: str, params: Any, progress: OnProgress | None = None, timeout: float | None | Unset = UNSET
     ) -> Any:
+        __tracebackhide__ = True  # for pytest: a failed call's traceback ends at its caller's line
         wire = self._wire
-        return wire.request(method, params, wire.timeout if isinstance(timeout, Unset) else timeout, progress)
+        try:
+            return wire.request(method, params, wire.timeout if isinstance(timeout, Unset) else timeout, progress)
+        except CALL_FAILURES as failure:  # raised here, without the frames of the connection's inner workings
+            raise failure.with_traceback(None)
 
     def notify(self, method: str, params: Params = None, /, **named: Any) -> None:
         """Sends a notification: a request without an id, which the server never answers."""
@@ -150,7 +162,11 @@ class Satchel(MisspeltNames, Methods):
         """Sends ``[(method, params), ...]`` as one JSON-RPC batch; answers, in order, each result or the
         ``SatchelError`` of each error (returned, not raised). An error about the batch as a whole (too many
         entries) is raised."""
-        return self._wire.batch(calls)
+        __tracebackhide__ = True
+        try:
+            return self._wire.batch(calls)
+        except CALL_FAILURES as failure:
+            raise failure.with_traceback(None)
 
     def subscribe(self, domains: Sequence[str] | None = None) -> ChangesSubscribeResult:
         """Deprecated: ``s.changes.subscribe(domains)``, the same call."""
