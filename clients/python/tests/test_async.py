@@ -316,3 +316,32 @@ def test_an_async_client_dropped_without_closing_ends_its_server_with_a_resource
         time.sleep(0.1)
     stat = pathlib.Path(f"/proc/{pid}/stat")
     assert not stat.exists() or stat.read_text().split()[2] == "Z", "the server is still running"
+
+
+def test_an_async_client_open_when_its_event_loop_ends_is_closed_then_with_a_resource_warning(monkeypatch):
+    import gc
+    import sys
+    import warnings
+
+    kept: list[AsyncSatchel] = []
+
+    async def main() -> None:
+        client = await AsyncSatchel(memory=True).start()
+        await client.notes.create(title="left open")
+        kept.append(client)
+
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(main())
+        client = kept.pop()
+        assert client.returncode == 0 and client.pid not in children()  # shut down politely, and waited for
+        pid = client.pid
+        del client
+        gc.collect()  # and nothing of it is left to fail later, on a loop that is closed
+    assert [str(w.message) for w in caught] == [
+        f"<AsyncSatchel pid={pid} running> was still open when its event loop ended: closed then; close it, or use "
+        "`async with AsyncSatchel(...) as s:`"
+    ]
+    assert unraisable == []

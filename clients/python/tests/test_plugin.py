@@ -40,7 +40,7 @@ def test_the_binary_option_names_the_server(pytester, tmp_path):
     result.stdout.fnmatch_lines(["*does not exist or is not executable*"])
 
 
-def test_the_async_factory_serves_async_tests_of_any_runner_and_kills_what_is_left_running(pytester):
+def test_the_async_factory_serves_async_tests_of_any_runner_and_ends_what_is_left_running(pytester):
     pytester.makepyfile(
         """
         import asyncio
@@ -87,7 +87,74 @@ def test_the_async_factory_serves_async_tests_of_any_runner_and_kills_what_is_le
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-W", "always::ResourceWarning")
     result.assert_outcomes(passed=4)
-    result.stdout.fnmatch_lines(["*ResourceWarning: an AsyncSatchel (pid *) was left running by the test; killed*"])
+    result.stdout.fnmatch_lines(["*ResourceWarning: test_left_running left 1 AsyncSatchel open*"])
+
+
+def test_an_async_satchel_left_open_is_reported_on_the_test_that_left_it_and_nothing_after(pytester):
+    pytester.makepyfile(
+        """
+        import asyncio
+        import gc
+
+        import pytest
+
+        kept, loops, pids = [], [], []
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+
+        @pytest.mark.anyio
+        async def test_left_open_under_anyio(async_satchel_factory):
+            s = await async_satchel_factory().start()
+            await s.changes.subscribe()
+            kept.append(s)
+            pids.append(s.pid)
+
+        def test_left_open_under_asyncio_run(async_satchel_factory):
+            async def main():
+                s = await async_satchel_factory(args=["--locale", "ja"]).start()
+                await s.notes.create(title="left")
+                kept.append(s)
+                pids.append(s.pid)
+            asyncio.run(main())
+
+        def test_left_open_in_a_loop_that_is_still_there(async_satchel_factory):
+            loops.append(asyncio.new_event_loop())
+            s = loops[0].run_until_complete(async_satchel_factory().start())
+            kept.append(s)
+            pids.append(s.pid)
+
+        def test_the_next_test_meets_nothing_of_them():
+            loops.pop().close()
+            kept.clear()
+            gc.collect()  # what a client left open leaves behind would fail this test
+
+        def test_all_ended():
+            def alive(pid):
+                try:
+                    with open(f"/proc/{pid}/stat") as stat:
+                        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+                except OSError:
+                    return False
+            assert len(pids) == 3 and not any(alive(pid) for pid in pids)
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-W", "error::ResourceWarning", "-W", "error::pytest.PytestUnraisableExceptionWarning"
+    )
+    result.assert_outcomes(passed=5, errors=3)  # each test passed; the three that left one open, not their teardown
+    result.stdout.fnmatch_lines([
+        "*ERROR at teardown of test_left_open_under_anyio*",
+        "E * ResourceWarning: test_left_open_under_anyio left 1 AsyncSatchel open *: <AsyncSatchel pid=* closed> "
+        "made at test_*.py:14, closed when its event loop ended",
+        "*ERROR at teardown of test_left_open_under_asyncio_run*",
+        "E * ResourceWarning: test_left_open_under_asyncio_run left 1 AsyncSatchel open *: <AsyncSatchel pid=* closed> "
+        "made at test_*.py:21, closed when its event loop ended",
+        "*ERROR at teardown of test_left_open_in_a_loop_that_is_still_there*",
+        "E * ResourceWarning: test_left_open_in_a_loop_that_is_still_there left 1 AsyncSatchel open *: "
+        "<AsyncSatchel pid=* running> made at test_*.py:29, closed after the test, in its event loop",
+    ])
 
 
 def test_a_failed_call_is_reported_at_the_line_that_made_it(pytester):

@@ -18,6 +18,7 @@ from ._connection import LOG, Connection
 from ._deadlines import EXPIRED, Deadlines
 from ._images import AsyncImageShelf
 from ._launch import log_server_line
+from ._loop_end import LoopEnd
 from ._namespace import UNSET, MisspeltNames, Unset
 from ._pipes import Pipes
 from ._feeds import AsyncChangeFeed
@@ -43,6 +44,7 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
     _transport: asyncio.SubprocessTransport | None = None
     _spawning: asyncio.Future[None] | None = None
     _loop: asyncio.AbstractEventLoop | None = None
+    _loop_end: LoopEnd | None = None  # closes it if its event loop ends while it is open
 
     @cached_property
     def changes(self) -> AsyncChangeFeed:
@@ -88,6 +90,8 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         stdin = transport.get_pipe_transport(0)
         assert isinstance(stdin, asyncio.WriteTransport)
         self._stdin: asyncio.WriteTransport = stdin
+        self._loop_end = LoopEnd(self)
+        await self._loop_end.start()
         try:
             await self._request("ping", None, self.timeout)
         except ServerExited:
@@ -353,13 +357,26 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
         transport = self._transport
         if transport is None or getattr(self, "_closed", True):
             return
+        report = f"unclosed {self!r}: close it, or use `async with AsyncSatchel(...) as s:`"
         self._closed = True
-        warnings.warn(f"unclosed {self!r}: close it, or use `async with AsyncSatchel(...) as s:`", ResourceWarning,
-                      source=self)
+        if self._loop_end is not None:
+            self._loop_end.forget()
+        warnings.warn(report, ResourceWarning, source=self)
         with contextlib.suppress(Exception):
             self._pipes.close_output()
         with contextlib.suppress(Exception):
             transport.close()  # kills the process while it runs
+
+    async def _loop_ending(self) -> None:
+        """Its event loop ends while it is open (``LoopEnd``): closed now, while the loop still runs; reported."""
+        report = (f"{self!r} was still open when its event loop ended: closed then; close it, or use "
+                  "`async with AsyncSatchel(...) as s:`")
+        await self.close()
+        self._left_open(report)
+
+    def _left_open(self, report: str) -> None:
+        """Reports a client its event loop's end had to close: a ``ResourceWarning``."""
+        warnings.warn(report, ResourceWarning, source=self)
 
     async def close(self, grace: float = 2.0) -> None:
         """Ends the server politely; terminates it after half of ``grace`` seconds and kills it at ``grace``, so
@@ -374,6 +391,9 @@ class AsyncSatchel(MisspeltNames, Connection, AsyncMethods):
             return
         self._check_loop()
         self._closed = True
+        if self._loop_end is not None:
+            self._loop_end.forget()
+            self._loop_end = None
         transport = self._transport
         finished = self._pipes.finished
         loop = asyncio.get_running_loop()
