@@ -5,7 +5,7 @@ let package = Package(
     name: "Satchel",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "satchel", targets: ["RPCServer"]),
+        .executable(name: "satchel", targets: ["SatchelCommand"]),
         .executable(name: "satchel-bench", targets: ["Benchmarks"]),
         .library(name: "SatchelKit", targets: ["SatchelKit"]),
         .executable(name: "satchel-kit-generate", targets: ["SatchelKitGenerator"]),
@@ -64,8 +64,10 @@ let package = Package(
         // linker flag, -static-stdlib leaves out the two C libraries Foundation Essentials' archive needs
         // (`swift build --static-swift-stdlib` names them the same way). The C++ library the runtime needs
         // is linked in too: link/libstdc++.so, a linker script, sends the driver's -lstdc++ to the archive.
+        // The server as a library: the command line serves it on stdio, SatchelKit inside an app.
+        .target(name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"]),
         .executableTarget(
-            name: "RPCServer", dependencies: ["Protocol", "Domain", "Sync"],
+            name: "SatchelCommand", dependencies: ["RPCServer"],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-L", Context.packageDirectory + "/link"],
@@ -76,7 +78,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging", "Domain"]),
         // The apps' own platform embeds Satchel through SatchelKit (its typed API generated from rpc.discover
         // by satchel-kit-generate).
-        .target(name: "SatchelKit"),
+        .target(name: "SatchelKit", dependencies: ["RPCServer"]),
         .executableTarget(name: "SatchelKitGenerator"),
         .testTarget(name: "SatchelKitTests", dependencies: ["SatchelKit", "Imaging"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),

@@ -18,6 +18,9 @@ actor Connection {
     private var waiting: [Int: CheckedContinuation<Result<Data, SatchelError>, Never>] = [:]
     private var progress: [Int: @Sendable (CallProgress) -> Void] = [:]
     private var closed = false
+    /// Those waiting in ``close()`` for the server to stop.
+    private var stopping: [CheckedContinuation<Void, Never>] = []
+    private var stopped = false
     private let events: AsyncStream<Event>.Continuation
     private let encoder = WireDates.encoder()
     let decoder = WireDates.decoder()
@@ -109,14 +112,18 @@ actor Connection {
         waiting.removeValue(forKey: id)?.resume(returning: result)
     }
 
-    /// Ends the server's input and fails what still waits.
-    func close() {
-        guard !closed else { return }
-        closed = true
-        transport?.close()
-        for id in waiting.keys { finish(id, .failure(.closed)) }
-        for feed in feeds.values { feed.finish() }
-        feeds = [:]
+    /// Ends the server's input, fails what still waits, and returns once the server has stopped (its
+    /// database closed).
+    func close() async {
+        if !closed {
+            closed = true
+            transport?.close()
+            for id in waiting.keys { finish(id, .failure(.closed)) }
+            for feed in feeds.values { feed.finish() }
+            feeds = [:]
+        }
+        guard !stopped, transport != nil else { return }
+        await withCheckedContinuation { stopping.append($0) }
     }
 
     // MARK: The change feed
@@ -170,6 +177,11 @@ actor Connection {
         case .ended(let status, let from):
             guard from == generation else { return }
             transport = nil
+            if closed {
+                stopped = true
+                for waiter in stopping { waiter.resume() }
+                stopping = []
+            }
             for id in waiting.keys { finish(id, .failure(.serverExited(status: status))) }
             guard restarts && !closed else {
                 closed = true

@@ -29,6 +29,12 @@ public final class Satchel: Sendable {
         return Satchel(connection: connection)
     }
 
+    /// A Satchel in this process, on a thread of its own, with `arguments` (the command line's flags:
+    /// `--db PATH`, `--memory`, `--locale ja`, …; by default its default database).
+    public static func inProcess(arguments: [String] = []) async throws(SatchelError) -> Satchel {
+        try await connect { InProcessTransport(arguments: arguments) }
+    }
+
     /// `satchel` at `executable`, started with `arguments` (its command-line flags: `--db PATH`,
     /// `--memory`, `--locale ja`, …) as a child process. After a crash it is started again (the calls that
     /// were waiting fail with ``SatchelError/serverExited(status:)``), and the change feed hears, first,

@@ -5,6 +5,7 @@ import Testing
 
 /// One contract, tested against every way of reaching a Satchel: each test runs once per ``Way``.
 enum Way: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inProcess
     case childProcess
 
     var testDescription: String { rawValue }
@@ -12,6 +13,7 @@ enum Way: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// A Satchel reached this way, with `arguments` (its command-line flags).
     func start(_ arguments: [String] = ["--memory"]) async throws -> Satchel {
         switch self {
+        case .inProcess: try await Satchel.inProcess(arguments: arguments)
         case .childProcess: try await Satchel.process(executable: Way.binary, arguments: arguments)
         }
     }

@@ -9,11 +9,32 @@ import FoundationEssentials
 import Foundation
 #endif
 
+/// Where a server's protocol messages go: stdout (``ProtocolOutput``), or an app's own hands in process.
+protocol ProtocolSink {
+    /// Writes all of `raw`; `false` when the reader has gone.
+    func write(_ raw: UnsafeRawBufferPointer) -> Bool
+}
+
+/// Where requests come from: a descriptor that polls readable when there is something to read (or the
+/// end), and how to read it (`read(2)`'s answer: a count, 0 at the end, -1 with `errno`).
+struct ServerInput: Sendable {
+    let descriptor: Int32
+    let read: @Sendable (UnsafeMutableRawBufferPointer) -> Int
+
+    static let standardInput = ServerInput(descriptor: 0) { buffer in
+        #if canImport(Glibc)
+        Glibc.read(0, buffer.baseAddress, buffer.count)
+        #else
+        Darwin.read(0, buffer.baseAddress, buffer.count)
+        #endif
+    }
+}
+
 /// The only way to the real stdout.
 ///
 /// At start-up the original stdout is duplicated for protocol messages and file descriptor 1 is pointed
 /// at stderr, so a stray write to stdout by any code in the process lands in the log, never in the stream.
-struct ProtocolOutput {
+struct ProtocolOutput: ProtocolSink {
     let descriptor: Int32
 
     /// Takes over stdout. Call once, before anything could write to it.

@@ -13,8 +13,10 @@ import Protocol
 /// - Important: Runs on one thread; everything it calls is used only from there.
 final class ServerLoop {
     private let dispatcher: RequestDispatcher
-    private let output: ProtocolOutput
-    private let signals: TerminationSignals
+    private let input: ServerInput
+    private let output: any ProtocolSink
+    /// Readable when a stop signal arrived (-1: none are watched).
+    private let signals: Int32
     private let logger: Logger
     private let store: DataStore
     private var framer: LineFramer
@@ -48,12 +50,13 @@ final class ServerLoop {
     private let sync: SyncDriver?
 
     init(
-        dispatcher: RequestDispatcher, store: DataStore, output: ProtocolOutput, signals: TerminationSignals,
+        dispatcher: RequestDispatcher, store: DataStore, input: ServerInput, output: any ProtocolSink, signals: Int32,
         logger: Logger, sync: SyncDriver? = nil
     ) {
         self.sync = sync
         self.dispatcher = dispatcher
         self.store = store
+        self.input = input
         self.output = output
         self.signals = signals
         self.logger = logger
@@ -92,12 +95,11 @@ final class ServerLoop {
 
     /// Serves until end of input, a stop signal or `exit`; returns the process's exit code.
     func run() -> Int32 {
-        Self.enlargePipes([0, output.descriptor])
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
         defer { buffer.deallocate() }
         var descriptors = [
-            pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
             pollfd(fd: dispatcher.waits.wakeDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: sync?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
@@ -154,11 +156,11 @@ final class ServerLoop {
             }
             if descriptors[3].revents != 0 { sync?.woken() }
             guard descriptors[0].revents != 0 else { continue }
-            let count = read(0, buffer.baseAddress, readSize)
+            let count = input.read(buffer)
             lastInput = Self.monotonicMilliseconds()
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                logger.error("reading stdin failed: errno \(errno)")
+                logger.error("reading the input failed: errno \(errno)")
                 break
             }
             // Everything in this chunk shares one commit, made (in flush) before any of its answers is written.
@@ -251,12 +253,12 @@ final class ServerLoop {
         write(&pending)
     }
 
-    /// Writes `bytes` to stdout and empties them.
+    /// Writes `bytes` to the output and empties them.
     private func write(_ bytes: inout JSONWriter) {
         guard bytes.count > 0 else { return }
         if !outputBroken && !bytes.withUnsafeBytes({ output.write($0) }) {
             outputBroken = true
-            logger.warn("stdout is closed; answers are dropped from now on")
+            logger.warn("the output is closed; answers are dropped from now on")
         }
         bytes.removeAll()
     }

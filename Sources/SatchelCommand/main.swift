@@ -1,0 +1,9 @@
+import RPCServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+exit(SatchelCommandLine.run(Array(CommandLine.arguments.dropFirst())))
