@@ -3,12 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "Satchel",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "satchel", targets: ["SatchelCommand"]),
         .executable(name: "satchel-bench", targets: ["Benchmarks"]),
         .library(name: "SatchelKit", targets: ["SatchelKit"]),
         .executable(name: "satchel-kit-generate", targets: ["SatchelKitGenerator"]),
+        .executable(name: "satchel-kit-example", targets: ["SatchelKitExample"]),
     ],
     targets: [
         // SQLite's declarations (Debian's libsqlite3-dev); the Domain target says how it is linked.
@@ -75,11 +76,12 @@ let package = Package(
                 .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
             ]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging", "Domain"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Protocol", "Imaging", "Domain", "SatchelKit"]),
         // The apps' own platform embeds Satchel through SatchelKit (its typed API generated from rpc.discover
         // by satchel-kit-generate).
         .target(name: "SatchelKit", dependencies: ["RPCServer"]),
         .executableTarget(name: "SatchelKitGenerator"),
+        .executableTarget(name: "SatchelKitExample", dependencies: ["SatchelKit"]),
         .testTarget(name: "SatchelKitTests", dependencies: ["SatchelKit", "Imaging"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(

@@ -1,7 +1,7 @@
 import Foundation
 import Protocol
 
-// satchel-bench [codec] [pipe] [notes] [diary] [photos [--heic PATH]] [waits] [--compare SATCHEL]... [live] [merge] [search] [scale [--million] [--json PATH]]: prints a
+// satchel-bench [codec] [pipe] [notes] [diary] [photos [--heic PATH]] [waits] [--compare SATCHEL]... [live] [merge] [search] [kit] [scale [--million] [--json PATH]]: prints a
 // Markdown report of the benchmarks (all of them when no part is named). Build in release:
 // `swift run -c release satchel-bench`. The pipe benchmarks run the `satchel` binary that sits beside this
 // one (or $SATCHEL_BINARY).
@@ -60,6 +60,9 @@ if all || selected.contains("merge") {
 }
 if all || selected.contains("search") {
     try SearchBenchmark.run(binary: binary)
+}
+if all || selected.contains("kit") {
+    try await KitBenchmark.run(binary: binary)
 }
 if all || selected.contains("scale") {
     try ScaleBenchmark.run(binary: binary, million: million, jsonPath: jsonPath)

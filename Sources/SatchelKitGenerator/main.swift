@@ -3,8 +3,9 @@ import Foundation
 // Writes Sources/SatchelKit/Generated/API.swift, SatchelKit's typed methods, entities and errors, from a
 // satchel binary's `rpc.discover` (the document its method registry makes).
 //
-// usage: satchel-kit-generate [--check] [--binary PATH]
+// usage: satchel-kit-generate [--check] [--binary PATH] [--output PATH]
 //   --check   write nothing; exit 1 when the checked-in file differs from what the binary describes
+//   --output  the file to write (or check) instead of the package's Sources/SatchelKit/Generated/API.swift
 // The binary: --binary, else $SATCHEL_BINARY, else the build folder's `satchel` beside this program.
 
 typealias Schema = [String: Any]
@@ -78,7 +79,13 @@ func method(_ method: Schema, types: SwiftTypes, attribute: String) -> String {
     let result = method["result"] as! Schema
     let returns = types.type(of: result["schema"] as! Schema, name: Naming.pascal(name) + "Result")
     var text = docs.joined(separator: "\n") + "\n"
-    text += "    public func \(Naming.identifier(attribute))(\(signature.joined(separator: ", "))) async throws(SatchelError) -> \(returns) {\n"
+    let head = "    public func \(Naming.identifier(attribute))(\(signature.joined(separator: ", "))) async throws(SatchelError) -> \(returns) {\n"
+    if head.count <= 121 {
+        text += head
+    } else {
+        text += "    public func \(Naming.identifier(attribute))(\n" + signature.map { "        \($0),\n" }.joined()
+        text += "    ) async throws(SatchelError) -> \(returns) {\n"
+    }
     text += sets.isEmpty ? "        let params = Params()\n" : "        var params = Params()\n"
     text += sets.map { $0 + "\n" }.joined()
     text += "        return try await satchel.call(\"\(name)\", params, progress: progress)\n"
@@ -194,7 +201,10 @@ if binary == nil {
     binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("satchel").path
 }
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let target = root.appendingPathComponent("Sources/SatchelKit/Generated/API.swift")
+var target = root.appendingPathComponent("Sources/SatchelKit/Generated/API.swift")
+if let index = arguments.firstIndex(of: "--output"), index + 1 < arguments.count {
+    target = URL(fileURLWithPath: arguments[index + 1])
+}
 do {
     let text = render(try discover(binary: binary!))
     if check {

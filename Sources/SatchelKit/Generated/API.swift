@@ -758,7 +758,11 @@ public struct ServerMethods: Sendable {
     ///   - code: The error's code, as it came.
     ///   - data: The error's data, as it came.
     ///   - progress: called with each report of how far the work has got.
-    public func describeError(code: Int, data: JSONValue? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ServerDescribeErrorResult {
+    public func describeError(
+        code: Int,
+        data: JSONValue? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ServerDescribeErrorResult {
         var params = Params()
         params.set("code", code)
         params.set("data", data)
@@ -768,7 +772,9 @@ public struct ServerMethods: Sendable {
     /// Version, database, schema version, edition and counts.
     ///
     /// - Parameter progress: called with each report of how far the work has got.
-    public func info(progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ServerInfoResult {
+    public func info(
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ServerInfoResult {
         let params = Params()
         return try await satchel.call("server.info", params, progress: progress)
     }
@@ -787,7 +793,14 @@ public struct NotesMethods: Sendable {
     ///   - deadline: When the note is due. Pass `.some(nil)` to send null.
     ///   - atIndex: 0-based position to insert at (default: the end).
     ///   - progress: called with each report of how far the work has got.
-    public func create(title: String? = nil, content: String? = nil, color: ColorInput? = nil, deadline: Date?? = nil, atIndex: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Note {
+    public func create(
+        title: String? = nil,
+        content: String? = nil,
+        color: ColorInput? = nil,
+        deadline: Date?? = nil,
+        atIndex: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Note {
         var params = Params()
         params.set("title", title)
         params.set("content", content)
@@ -802,7 +815,10 @@ public struct NotesMethods: Sendable {
     /// - Parameters:
     ///   - id: The note's id.
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Note {
+    public func get(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Note {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("notes.get", params, progress: progress)
@@ -814,7 +830,11 @@ public struct NotesMethods: Sendable {
     ///   - limit: Items per page (1...500, default 50). (page size, default 50)
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
-    public func list(limit: Int? = nil, cursor: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesListResult {
+    public func list(
+        limit: Int? = nil,
+        cursor: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesListResult {
         var params = Params()
         params.set("limit", limit)
         params.set("cursor", cursor)
@@ -831,7 +851,15 @@ public struct NotesMethods: Sendable {
     ///   - deadline: The new deadline, or null to clear it. Pass `.some(nil)` to send null.
     ///   - ifRevision: Change only if the note is still at this revision.
     ///   - progress: called with each report of how far the work has got.
-    public func update(id: String, title: String? = nil, content: String? = nil, color: ColorInput? = nil, deadline: Date?? = nil, ifRevision: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Note {
+    public func update(
+        id: String,
+        title: String? = nil,
+        content: String? = nil,
+        color: ColorInput? = nil,
+        deadline: Date?? = nil,
+        ifRevision: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Note {
         var params = Params()
         params.set("id", id)
         params.set("title", title)
@@ -847,7 +875,10 @@ public struct NotesMethods: Sendable {
     /// - Parameters:
     ///   - id: The note's id.
     ///   - progress: called with each report of how far the work has got.
-    public func delete(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesDeleteResult {
+    public func delete(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesDeleteResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("notes.delete", params, progress: progress)
@@ -859,7 +890,11 @@ public struct NotesMethods: Sendable {
     ///   - id: The note's id.
     ///   - toIndex: The new 0-based position.
     ///   - progress: called with each report of how far the work has got.
-    public func move(id: String, toIndex: Int, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Note {
+    public func move(
+        id: String,
+        toIndex: Int,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Note {
         var params = Params()
         params.set("id", id)
         params.set("toIndex", toIndex)
@@ -877,7 +912,11 @@ public struct PhotosMethods: Sendable {
     ///   - image: The photo: base64 data, a local path, an image id or a finished upload.
     ///   - caption: A caption of at most 1000 characters. Pass `.some(nil)` to send null.
     ///   - progress: called with each report of how far the work has got.
-    public func add(image: ImageInput, caption: String?? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Photo {
+    public func add(
+        image: ImageInput,
+        caption: String?? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Photo {
         var params = Params()
         params.set("image", image)
         params.setNullable("caption", caption)
@@ -889,7 +928,10 @@ public struct PhotosMethods: Sendable {
     /// - Parameters:
     ///   - id: The photo note's id.
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Photo {
+    public func get(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Photo {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("photos.get", params, progress: progress)
@@ -901,7 +943,11 @@ public struct PhotosMethods: Sendable {
     ///   - limit: Items per page (1...500, default 50). (page size, default 50)
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
-    public func list(limit: Int? = nil, cursor: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> PhotosListResult {
+    public func list(
+        limit: Int? = nil,
+        cursor: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> PhotosListResult {
         var params = Params()
         params.set("limit", limit)
         params.set("cursor", cursor)
@@ -915,7 +961,12 @@ public struct PhotosMethods: Sendable {
     ///   - caption: The new caption, or null. Pass `.some(nil)` to send null.
     ///   - ifRevision: Change only if still at this revision.
     ///   - progress: called with each report of how far the work has got.
-    public func update(id: String, caption: String?? = nil, ifRevision: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Photo {
+    public func update(
+        id: String,
+        caption: String?? = nil,
+        ifRevision: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Photo {
         var params = Params()
         params.set("id", id)
         params.setNullable("caption", caption)
@@ -928,7 +979,10 @@ public struct PhotosMethods: Sendable {
     /// - Parameters:
     ///   - id: The photo note's id.
     ///   - progress: called with each report of how far the work has got.
-    public func delete(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesDeleteResult {
+    public func delete(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesDeleteResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("photos.delete", params, progress: progress)
@@ -940,7 +994,11 @@ public struct PhotosMethods: Sendable {
     ///   - id: The photo note's id.
     ///   - toIndex: The new 0-based position.
     ///   - progress: called with each report of how far the work has got.
-    public func move(id: String, toIndex: Int, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Photo {
+    public func move(
+        id: String,
+        toIndex: Int,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Photo {
         var params = Params()
         params.set("id", id)
         params.set("toIndex", toIndex)
@@ -958,7 +1016,11 @@ public struct ImagesMethods: Sendable {
     ///   - id: The image's id.
     ///   - size: original (the default), display (at most 1600 px a side) or thumbnail (at most 320 px)
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, size: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> StoredImage {
+    public func get(
+        id: String,
+        size: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> StoredImage {
         var params = Params()
         params.set("id", id)
         params.set("size", size)
@@ -970,7 +1032,10 @@ public struct ImagesMethods: Sendable {
     /// - Parameters:
     ///   - byteSize: The image's size in bytes.
     ///   - progress: called with each report of how far the work has got.
-    public func beginUpload(byteSize: Int, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ImagesBeginUploadResult {
+    public func beginUpload(
+        byteSize: Int,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ImagesBeginUploadResult {
         var params = Params()
         params.set("byteSize", byteSize)
         return try await satchel.call("images.beginUpload", params, progress: progress)
@@ -983,7 +1048,12 @@ public struct ImagesMethods: Sendable {
     ///   - offset: Where the chunk begins: the bytes received so far.
     ///   - data: The chunk, at most chunkBytes bytes. (base64)
     ///   - progress: called with each report of how far the work has got.
-    public func appendUpload(uploadId: String, offset: Int, data: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ImagesBeginUploadResult {
+    public func appendUpload(
+        uploadId: String,
+        offset: Int,
+        data: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ImagesBeginUploadResult {
         var params = Params()
         params.set("uploadId", uploadId)
         params.set("offset", offset)
@@ -996,7 +1066,10 @@ public struct ImagesMethods: Sendable {
     /// - Parameters:
     ///   - uploadId: The upload's id, from images.beginUpload.
     ///   - progress: called with each report of how far the work has got.
-    public func finishUpload(uploadId: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ImagesBeginUploadResult {
+    public func finishUpload(
+        uploadId: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ImagesBeginUploadResult {
         var params = Params()
         params.set("uploadId", uploadId)
         return try await satchel.call("images.finishUpload", params, progress: progress)
@@ -1007,7 +1080,10 @@ public struct ImagesMethods: Sendable {
     /// - Parameters:
     ///   - uploadId: The upload's id, from images.beginUpload.
     ///   - progress: called with each report of how far the work has got.
-    public func discardUpload(uploadId: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ImagesDiscardUploadResult {
+    public func discardUpload(
+        uploadId: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ImagesDiscardUploadResult {
         var params = Params()
         params.set("uploadId", uploadId)
         return try await satchel.call("images.discardUpload", params, progress: progress)
@@ -1024,7 +1100,11 @@ public struct RemindersMethods: Sendable {
     ///   - limit: Items per page (1...500, default 50). (page size, default 50)
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
-    public func list(limit: Int? = nil, cursor: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> RemindersListResult {
+    public func list(
+        limit: Int? = nil,
+        cursor: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> RemindersListResult {
         var params = Params()
         params.set("limit", limit)
         params.set("cursor", cursor)
@@ -1036,7 +1116,10 @@ public struct RemindersMethods: Sendable {
     /// - Parameters:
     ///   - id: The reminder's id.
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Reminder {
+    public func get(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Reminder {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("reminders.get", params, progress: progress)
@@ -1049,7 +1132,12 @@ public struct RemindersMethods: Sendable {
     ///   - memo: The memo. Pass `.some(nil)` to send null.
     ///   - afterId: Insert right after this reminder (default: at the end).
     ///   - progress: called with each report of how far the work has got.
-    public func add(title: String? = nil, memo: String?? = nil, afterId: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> RemindersAddResult {
+    public func add(
+        title: String? = nil,
+        memo: String?? = nil,
+        afterId: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> RemindersAddResult {
         var params = Params()
         params.set("title", title)
         params.setNullable("memo", memo)
@@ -1062,7 +1150,10 @@ public struct RemindersMethods: Sendable {
     /// - Parameters:
     ///   - id: The reminder's id.
     ///   - progress: called with each report of how far the work has got.
-    public func beginEditing(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> RemindersAddResult {
+    public func beginEditing(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> RemindersAddResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("reminders.beginEditing", params, progress: progress)
@@ -1071,7 +1162,9 @@ public struct RemindersMethods: Sendable {
     /// The keyboard is dismissed: editing ends; a blank reminder is removed.
     ///
     /// - Parameter progress: called with each report of how far the work has got.
-    public func endEditing(progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> RemindersEndEditingResult {
+    public func endEditing(
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> RemindersEndEditingResult {
         let params = Params()
         return try await satchel.call("reminders.endEditing", params, progress: progress)
     }
@@ -1084,7 +1177,13 @@ public struct RemindersMethods: Sendable {
     ///   - memo: The new memo, or null. Pass `.some(nil)` to send null.
     ///   - ifRevision: Change only if still at this revision.
     ///   - progress: called with each report of how far the work has got.
-    public func update(id: String, title: String? = nil, memo: String?? = nil, ifRevision: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Reminder {
+    public func update(
+        id: String,
+        title: String? = nil,
+        memo: String?? = nil,
+        ifRevision: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Reminder {
         var params = Params()
         params.set("id", id)
         params.set("title", title)
@@ -1098,7 +1197,10 @@ public struct RemindersMethods: Sendable {
     /// - Parameters:
     ///   - id: The reminder's id.
     ///   - progress: called with each report of how far the work has got.
-    public func submit(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> RemindersSubmitResult {
+    public func submit(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> RemindersSubmitResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("reminders.submit", params, progress: progress)
@@ -1110,7 +1212,11 @@ public struct RemindersMethods: Sendable {
     ///   - id: The reminder's id.
     ///   - completed: Done or not.
     ///   - progress: called with each report of how far the work has got.
-    public func setCompleted(id: String, completed: Bool, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Reminder {
+    public func setCompleted(
+        id: String,
+        completed: Bool,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Reminder {
         var params = Params()
         params.set("id", id)
         params.set("completed", completed)
@@ -1122,7 +1228,10 @@ public struct RemindersMethods: Sendable {
     /// - Parameters:
     ///   - id: The reminder's id.
     ///   - progress: called with each report of how far the work has got.
-    public func toggle(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Reminder {
+    public func toggle(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Reminder {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("reminders.toggle", params, progress: progress)
@@ -1133,7 +1242,10 @@ public struct RemindersMethods: Sendable {
     /// - Parameters:
     ///   - id: The reminder's id.
     ///   - progress: called with each report of how far the work has got.
-    public func delete(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesDeleteResult {
+    public func delete(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesDeleteResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("reminders.delete", params, progress: progress)
@@ -1145,7 +1257,11 @@ public struct RemindersMethods: Sendable {
     ///   - id: The reminder's id.
     ///   - toIndex: The new 0-based position.
     ///   - progress: called with each report of how far the work has got.
-    public func move(id: String, toIndex: Int, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Reminder {
+    public func move(
+        id: String,
+        toIndex: Int,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Reminder {
         var params = Params()
         params.set("id", id)
         params.set("toIndex", toIndex)
@@ -1163,7 +1279,11 @@ public struct DiaryMethods: Sendable {
     ///   - text: The text. Pass `.some(nil)` to send null.
     ///   - images: Up to 4 photos: base64 data, local paths, image ids or finished uploads.
     ///   - progress: called with each report of how far the work has got.
-    public func create(text: String?? = nil, images: [ImageInput]? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> DiaryPost {
+    public func create(
+        text: String?? = nil,
+        images: [ImageInput]? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> DiaryPost {
         var params = Params()
         params.setNullable("text", text)
         params.set("images", images)
@@ -1175,7 +1295,10 @@ public struct DiaryMethods: Sendable {
     /// - Parameters:
     ///   - id: The post's id.
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> DiaryPost {
+    public func get(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> DiaryPost {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("diary.get", params, progress: progress)
@@ -1189,7 +1312,13 @@ public struct DiaryMethods: Sendable {
     ///   - images: The new photos (replacing all of them).
     ///   - ifRevision: Change only if still at this revision.
     ///   - progress: called with each report of how far the work has got.
-    public func update(id: String, text: String?? = nil, images: [ImageInput]? = nil, ifRevision: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> DiaryPost {
+    public func update(
+        id: String,
+        text: String?? = nil,
+        images: [ImageInput]? = nil,
+        ifRevision: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> DiaryPost {
         var params = Params()
         params.set("id", id)
         params.setNullable("text", text)
@@ -1203,7 +1332,10 @@ public struct DiaryMethods: Sendable {
     /// - Parameters:
     ///   - id: The post's id.
     ///   - progress: called with each report of how far the work has got.
-    public func delete(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesDeleteResult {
+    public func delete(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesDeleteResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("diary.delete", params, progress: progress)
@@ -1215,7 +1347,11 @@ public struct DiaryMethods: Sendable {
     ///   - limit: Items per page (1...500, default 50). (page size, default 50)
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
-    public func list(limit: Int? = nil, cursor: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> DiaryListResult {
+    public func list(
+        limit: Int? = nil,
+        cursor: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> DiaryListResult {
         var params = Params()
         params.set("limit", limit)
         params.set("cursor", cursor)
@@ -1233,7 +1369,11 @@ public struct MessagesMethods: Sendable {
     ///   - limit: Items per page (1...500, default 50). (page size, default 50)
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
-    public func list(limit: Int? = nil, cursor: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> MessagesListResult {
+    public func list(
+        limit: Int? = nil,
+        cursor: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> MessagesListResult {
         var params = Params()
         params.set("limit", limit)
         params.set("cursor", cursor)
@@ -1245,7 +1385,10 @@ public struct MessagesMethods: Sendable {
     /// - Parameters:
     ///   - limit: How many to ask for (default 20).
     ///   - progress: called with each report of how far the work has got.
-    public func loadMore(limit: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> MessagesLoadMoreResult {
+    public func loadMore(
+        limit: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> MessagesLoadMoreResult {
         var params = Params()
         params.set("limit", limit)
         return try await satchel.call("messages.loadMore", params, progress: progress)
@@ -1256,7 +1399,10 @@ public struct MessagesMethods: Sendable {
     /// - Parameters:
     ///   - text: The text: not blank, at most 10,000 characters.
     ///   - progress: called with each report of how far the work has got.
-    public func send(text: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Message {
+    public func send(
+        text: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Message {
         var params = Params()
         params.set("text", text)
         return try await satchel.call("messages.send", params, progress: progress)
@@ -1267,7 +1413,10 @@ public struct MessagesMethods: Sendable {
     /// - Parameters:
     ///   - id: The message's id.
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> Message {
+    public func get(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> Message {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("messages.get", params, progress: progress)
@@ -1278,7 +1427,10 @@ public struct MessagesMethods: Sendable {
     /// - Parameters:
     ///   - id: The message's id.
     ///   - progress: called with each report of how far the work has got.
-    public func delete(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesDeleteResult {
+    public func delete(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesDeleteResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("messages.delete", params, progress: progress)
@@ -1294,7 +1446,10 @@ public struct BoardMethods: Sendable {
     /// - Parameters:
     ///   - title: The title.
     ///   - progress: called with each report of how far the work has got.
-    public func create(title: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> BoardPost {
+    public func create(
+        title: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> BoardPost {
         var params = Params()
         params.set("title", title)
         return try await satchel.call("board.create", params, progress: progress)
@@ -1306,7 +1461,11 @@ public struct BoardMethods: Sendable {
     ///   - id: The post's id.
     ///   - voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter is always the account.
     ///   - progress: called with each report of how far the work has got.
-    public func get(id: String, voter: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> BoardPost {
+    public func get(
+        id: String,
+        voter: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> BoardPost {
         var params = Params()
         params.set("id", id)
         params.set("voter", voter)
@@ -1318,7 +1477,10 @@ public struct BoardMethods: Sendable {
     /// - Parameters:
     ///   - id: The post's id.
     ///   - progress: called with each report of how far the work has got.
-    public func delete(id: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> NotesDeleteResult {
+    public func delete(
+        id: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> NotesDeleteResult {
         var params = Params()
         params.set("id", id)
         return try await satchel.call("board.delete", params, progress: progress)
@@ -1331,7 +1493,12 @@ public struct BoardMethods: Sendable {
     ///   - direction: up, down or clear.
     ///   - voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter is always the account.
     ///   - progress: called with each report of how far the work has got.
-    public func vote(id: String, direction: String, voter: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> BoardPost {
+    public func vote(
+        id: String,
+        direction: String,
+        voter: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> BoardPost {
         var params = Params()
         params.set("id", id)
         params.set("direction", direction)
@@ -1347,7 +1514,13 @@ public struct BoardMethods: Sendable {
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter is always the account.
     ///   - progress: called with each report of how far the work has got.
-    public func list(sort: String? = nil, limit: Int? = nil, cursor: String? = nil, voter: String? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> BoardListResult {
+    public func list(
+        sort: String? = nil,
+        limit: Int? = nil,
+        cursor: String? = nil,
+        voter: String? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> BoardListResult {
         var params = Params()
         params.set("sort", sort)
         params.set("limit", limit)
@@ -1367,7 +1540,11 @@ public struct ChangesMethods: Sendable {
     ///   - cursor: Where the last call (or changes.subscribe) left off.
     ///   - limit: At most this many events (default 100).
     ///   - progress: called with each report of how far the work has got.
-    public func since(cursor: String? = nil, limit: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ChangesSinceResult {
+    public func since(
+        cursor: String? = nil,
+        limit: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ChangesSinceResult {
         var params = Params()
         params.set("cursor", cursor)
         params.set("limit", limit)
@@ -1379,7 +1556,10 @@ public struct ChangesMethods: Sendable {
     /// - Parameters:
     ///   - domains: Only these apps (default: all).
     ///   - progress: called with each report of how far the work has got.
-    public func subscribe(domains: [String]? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ChangesSubscribeResult {
+    public func subscribe(
+        domains: [String]? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ChangesSubscribeResult {
         var params = Params()
         params.set("domains", domains)
         return try await satchel.call("changes.subscribe", params, progress: progress)
@@ -1388,7 +1568,9 @@ public struct ChangesMethods: Sendable {
     /// Stops the `changed` notifications.
     ///
     /// - Parameter progress: called with each report of how far the work has got.
-    public func unsubscribe(progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ChangesUnsubscribeResult {
+    public func unsubscribe(
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ChangesUnsubscribeResult {
         let params = Params()
         return try await satchel.call("changes.unsubscribe", params, progress: progress)
     }
@@ -1401,7 +1583,9 @@ public struct SyncMethods: Sendable {
     /// How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.
     ///
     /// - Parameter progress: called with each report of how far the work has got.
-    public func status(progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> SyncStatusResult {
+    public func status(
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> SyncStatusResult {
         let params = Params()
         return try await satchel.call("sync.status", params, progress: progress)
     }
@@ -1411,7 +1595,10 @@ public struct SyncMethods: Sendable {
     /// - Parameters:
     ///   - name: The device's name, 1 to 64 characters.
     ///   - progress: called with each report of how far the work has got.
-    public func setDeviceName(name: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> SyncSetDeviceNameResult {
+    public func setDeviceName(
+        name: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> SyncSetDeviceNameResult {
         var params = Params()
         params.set("name", name)
         return try await satchel.call("sync.setDeviceName", params, progress: progress)
@@ -1422,7 +1609,10 @@ public struct SyncMethods: Sendable {
     /// - Parameters:
     ///   - passphrase: The account's passphrase.
     ///   - progress: called with each report of how far the work has got.
-    public func unlock(passphrase: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> SyncUnlockResult {
+    public func unlock(
+        passphrase: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> SyncUnlockResult {
         var params = Params()
         params.set("passphrase", passphrase)
         return try await satchel.call("sync.unlock", params, progress: progress)
@@ -1434,7 +1624,11 @@ public struct SyncMethods: Sendable {
     ///   - passphrase: The account's passphrase.
     ///   - newPassphrase: The new passphrase, 8 characters at least.
     ///   - progress: called with each report of how far the work has got.
-    public func changePassphrase(passphrase: String, newPassphrase: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> SyncChangePassphraseResult {
+    public func changePassphrase(
+        passphrase: String,
+        newPassphrase: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> SyncChangePassphraseResult {
         var params = Params()
         params.set("passphrase", passphrase)
         params.set("newPassphrase", newPassphrase)
@@ -1461,7 +1655,12 @@ public struct TextMethods: Sendable {
     ///   - ours: One edit (the earlier, or the one being typed).
     ///   - theirs: The other edit (the later, or the one from elsewhere).
     ///   - progress: called with each report of how far the work has got.
-    public func merge(base: String, ours: String, theirs: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> TextMergeResult {
+    public func merge(
+        base: String,
+        ours: String,
+        theirs: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> TextMergeResult {
         var params = Params()
         params.set("base", base)
         params.set("ours", ours)
@@ -1527,7 +1726,11 @@ extension Satchel {
     ///   - path: Write the document into this file (in an existing folder) and answer {path, bytes, counts}. A file already there is refused (fileExists) unless `overwrite` is true. (an absolute path)
     ///   - overwrite: With `path`: replace a regular file already there (never a link or anything else). Default false.
     ///   - progress: called with each report of how far the work has got.
-    public func export(path: String? = nil, overwrite: Bool? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> JSONValue {
+    public func export(
+        path: String? = nil,
+        overwrite: Bool? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> JSONValue {
         var params = Params()
         params.set("path", path)
         params.set("overwrite", overwrite)
@@ -1541,7 +1744,12 @@ extension Satchel {
     ///   - path: Or the file an `export {path}` wrote (a regular file), read in pieces. (an absolute path)
     ///   - mode: merge or replace.
     ///   - progress: called with each report of how far the work has got.
-    public func `import`(document: JSONValue? = nil, path: String? = nil, mode: String, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> ImportResult {
+    public func `import`(
+        document: JSONValue? = nil,
+        path: String? = nil,
+        mode: String,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> ImportResult {
         var params = Params()
         params.set("document", document)
         params.set("path", path)
@@ -1556,7 +1764,12 @@ extension Satchel {
     ///   - domains: Only these apps (default: all).
     ///   - limit: At most this many hits (default 20).
     ///   - progress: called with each report of how far the work has got.
-    public func search(query: String, domains: [String]? = nil, limit: Int? = nil, progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> SearchResult {
+    public func search(
+        query: String,
+        domains: [String]? = nil,
+        limit: Int? = nil,
+        progress: (@Sendable (CallProgress) -> Void)? = nil,
+    ) async throws(SatchelError) -> SearchResult {
         var params = Params()
         params.set("query", query)
         params.set("domains", domains)
