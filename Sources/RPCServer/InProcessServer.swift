@@ -52,15 +52,19 @@ public final class InProcessServer: Sendable {
             throw StartFailure(description: error.message)
         }
         let input = ServerInput(descriptor: doorbell.reader) { [self] buffer in take(into: buffer) }
-        let doorbell = self.doorbell
-        let run = Box {
+        let run = Box { [self] in
             let loop = ServerLoop(
                 dispatcher: server.dispatcher, store: server.store, input: input, output: Sink(write: output),
                 signals: -1, logger: server.logger, sync: server.driver)
             let code = loop.run()
             server.store.close()
-            close(doorbell.reader)
-            close(doorbell.writer)
+            // However it stopped (end of input, `exit`): nothing is taken any more, and the doorbell is
+            // closed under the lock that rings it, so no later send rings a descriptor reused elsewhere.
+            self.inbox.withLock { inbox in
+                inbox.ended = true
+                close(self.doorbell.reader)
+                close(self.doorbell.writer)
+            }
             finished(code)
         }
         // A thread of its own with the stack a main thread has (8 MiB), as the command line runs it.

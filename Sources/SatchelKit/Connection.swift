@@ -51,6 +51,11 @@ actor Connection {
         }
     }
 
+    /// A connection let go without ``close()`` ends its server all the same.
+    deinit {
+        transport?.close()
+    }
+
     /// Starts the server.
     func start() throws(SatchelError) {
         generation += 1

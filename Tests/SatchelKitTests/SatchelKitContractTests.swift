@@ -164,6 +164,19 @@ func jpeg(width: Int, height: Int) throws -> Data {
         silent.stop()
     }
 
+    @Test func aSatchelLetGoEndsItsServer() async throws {
+        var satchel: Satchel? = try await Satchel.process(executable: Way.binary, arguments: ["--memory"], restartsAfterCrash: false)
+        let pid = try #require(await satchel?.processIdentifier)
+        #expect(try await satchel?.ping() != nil)
+        satchel = nil
+        var alive = true
+        for _ in 0..<100 where alive {
+            try await Task.sleep(for: .milliseconds(50))
+            alive = kill(pid, 0) == 0
+        }
+        #expect(!alive, "the server of a Satchel let go is still running")
+    }
+
     @Test func aCrashedChildIsStartedAgainAndItsFeedHearsWhatItMissed() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchelkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
