@@ -7,13 +7,16 @@ public struct HSBColor: Sendable, Equatable {
     public let saturation: Double
     public let brightness: Double
 
+    /// What each component may be.
+    public static let componentRange: ClosedRange<Double> = 0...1
+
     /// White: the default colour of a new note.
     public static let white = HSBColor(unchecked: 0, 0, 1)
 
     /// A colour, or `validation(invalidColor)` naming the component that is not a finite number in 0...1.
     public init(hue: Double, saturation: Double, brightness: Double, field: String = "color") throws(DomainError) {
         for (name, value) in [("hue", hue), ("saturation", saturation), ("brightness", brightness)]
-        where !(value.isFinite && value >= 0 && value <= 1) {
+        where !(value.isFinite && Self.componentRange.contains(value)) {
             throw .validation(reason: .invalidColor, field: "\(field).\(name)")
         }
         self.init(unchecked: hue, saturation, brightness)

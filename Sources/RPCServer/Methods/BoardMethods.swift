@@ -18,24 +18,31 @@ enum BoardMethods {
         ) { $0.stringValue.flatMap(VoteRequest.init(rawValue:)) }
         return [
             RPCMethod(
-                "board.create", summary: "Creates a post (title 1...255 characters; spaces alone are fine).",
+                "board.create", title: "Create a board post",
+                summary: "Creates a Board post with a title of 1...255 characters (spaces alone are fine) and no votes. Returns the post; -32002 emptyTitle or titleTooLong.",
                 params: [title.spec], result: BoardPost.schema
             ) { params, _ in
                 try board.create(title: params[title]).json(withMyVote: false)
             },
-            RPCMethod("board.get", summary: "One post.", params: [idParam.spec, voterParam], result: BoardPost.schema) {
-                params, _ in
+            RPCMethod(
+                "board.get", title: "Read a board post",
+                summary: "Reads one Board post by its id: title, votes and score, and with a voter, `myVote`. -32001 when no post has that id.",
+                params: [idParam.spec, voterParam], result: BoardPost.schema
+            ) { params, _ in
                 let voter = voter(params)
                 return try board.get(id: params[idParam], voter: voter).json(withMyVote: voter != nil)
             },
-            .delete("board.delete", summary: "Deletes a post (with --sync, only one its account wrote).", id: idParam) {
-                id, _ in
+            .delete(
+                "board.delete", title: "Delete a board post",
+                summary: "Deletes a Board post (with --sync, only one this account wrote). Returns {id, deleted: true}; -32001 when no post has that id; -32002 notAuthor for another account's.",
+                id: idParam
+            ) { id, _ in
                 try store.sync.checkAuthor(.board, id)
                 try board.delete(id: id)
             },
             RPCMethod(
-                "board.vote",
-                summary: "Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).",
+                "board.vote", title: "Vote on a board post",
+                summary: "Votes a Board post up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw). Returns the post with its votes; -32001 when no post has that id.",
                 params: [
                     idParam.spec, direction.spec, voterParam,
                 ], result: BoardPost.schema
@@ -44,8 +51,8 @@ enum BoardMethods {
                 return try board.vote(id: params[idParam], params[direction], voter: voter).json(withMyVote: voter != nil)
             },
             RPCMethod(
-                "board.list",
-                summary: "Posts by votes (default: votes desc, then title), title, new, hot or best, in consistent pages.",
+                "board.list", title: "List board posts",
+                summary: "Lists Board posts by votes (the default: most first, then by title), title, new, hot or best, in consistent pages. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.",
                 params: [
                     .optional("sort", Schema.enumeration(BoardSort.allCases.map(\.rawValue)), "The order (default votes).")
                 ] + Schema.pageParams + [voterParam],

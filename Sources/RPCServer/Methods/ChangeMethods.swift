@@ -22,8 +22,8 @@ enum ChangeMethods {
         let changes = store.changes
         return [
             RPCMethod(
-                "changes.since",
-                summary: "Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.",
+                "changes.since", title: "Read what changed",
+                summary: "Lists the committed changes after a cursor, oldest first, each {seq, at, domain, kind, id}; without a cursor, none and the current cursor to start from. Returns {events, nextCursor, hasMore}.",
                 params: [
                     .optional("cursor", Schema.string(), "Where the last call (or changes.subscribe) left off."),
                     .optional("limit", Schema.integer(minimum: 1, maximum: 1000), "At most this many events (default 100)."),

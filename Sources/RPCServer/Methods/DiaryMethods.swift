@@ -15,7 +15,8 @@ enum DiaryMethods {
         let imagesSchema = Schema.array(of: ImageInput.schema)
         return [
             RPCMethod(
-                "diary.create", summary: "Creates a post dated now: text of any length and/or up to 4 photos.",
+                "diary.create", title: "Write a diary post",
+                summary: "Creates a Moments diary post dated now: text of any length and/or up to 4 photos (base64 data, file paths, stored images' ids or finished uploads). Returns the post with its photos' metadata and layout. -32002 emptyPost with neither, tooManyImages past 4, or an image refused as photos.add refuses it.",
                 params: [
                     .optional("text", Schema.nullable(Schema.string()), "The text."),
                     .optional(
@@ -29,13 +30,16 @@ enum DiaryMethods {
                 return post.json(zone: session.timeZone)
             },
             RPCMethod(
-                "diary.get", summary: "A post with all its photos and the detail layout.", params: [idParam.spec],
+                "diary.get", title: "Read a diary post",
+                summary: "Reads one diary post by its id: its text, date, all its photos' metadata and the detail layout. -32001 when no post has that id.",
+                params: [idParam.spec],
                 result: DiaryPost.schema
             ) { params, session in
                 try diary.get(id: params[idParam]).json(zone: session.timeZone)
             },
             RPCMethod(
-                "diary.update", summary: "Changes the text (null removes it) and/or replaces the photos.",
+                "diary.update", title: "Edit a diary post",
+                summary: "Changes a diary post's text (null removes it) and/or replaces all its photos. Returns the post; -32001 when no post has that id; -32002 when it would end empty; -32006 when `ifRevision` is no longer its revision.",
                 params: [
                     idParam.spec, .optional("text", Schema.nullable(Schema.string()), "The new text, or null."),
                     .optional("images", imagesSchema, "The new photos (replacing all of them)."),
@@ -51,10 +55,13 @@ enum DiaryMethods {
                 return post.json(zone: session.timeZone)
             },
             .delete(
-                "diary.delete", summary: "Deletes a post (its photos too, when nothing else uses them).", id: idParam
+                "diary.delete", title: "Delete a diary post",
+                summary: "Deletes a diary post, and its photos when nothing else uses them. Returns {id, deleted: true}; -32001 when no post has that id.",
+                id: idParam
             ) { id, _ in try diary.delete(id: id) },
             RPCMethod(
-                "diary.list", summary: "Post previews, newest first: date, excerpt, the first two photos' metadata.",
+                "diary.list", title: "List diary posts",
+                summary: "Lists diary post previews, newest first, a page at a time: date, an excerpt and the first two photos' metadata. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.",
                 params: Schema.pageParams, result: Schema.page(of: DiaryPreview.schema)
             ) { params, session in
                 let zone = session.timeZone

@@ -26,8 +26,8 @@ enum ExchangeMethods {
         }
         let methods = [
             RPCMethod(
-                "export",
-                summary: "Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.",
+                "export", title: "Export everything",
+                summary: "Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file and answered {path, bytes, counts}. -32002 fileExists for a file already there without `overwrite`, or a path this client may not write.",
                 params: [
                     .optional(
                         "path", pathParam,
@@ -65,8 +65,8 @@ enum ExchangeMethods {
                 return .encoded(EncodedJSON(validJSON: document))
             },
             RPCMethod(
-                "import",
-                summary: "Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.",
+                "import", title: "Import an export",
+                summary: "Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet. Returns {imported} (counts); a failed import changes nothing. -32002 for a document that is no export, or a path this client may not read.",
                 params: [
                     .optional("document", Schema.openObject, "A document produced by `export`."),
                     .optional("path", pathParam, "Or the file an `export {path}` wrote (a regular file), read in pieces."),

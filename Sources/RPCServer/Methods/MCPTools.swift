@@ -64,11 +64,12 @@ enum MCPTools {
         lazy var json: JSONValue = [
             "tools": .array(
                 tools.map { method in
-                    [
-                        "name": .string(toolName(method.name)), "title": .string(method.name),
+                    let title = method.title ?? method.name
+                    return [
+                        "name": .string(toolName(method.name)), "title": .string(title),
                         "description": .string(method.summary), "inputSchema": method.paramsSchema,
                         "outputSchema": outputSchema(of: method),
-                        "annotations": (hints[method.name] ?? .unknown).json(title: method.name),
+                        "annotations": (hints[method.name] ?? .unknown).json(title: title),
                     ]
                 })
         ]

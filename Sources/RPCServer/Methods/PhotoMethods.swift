@@ -18,7 +18,8 @@ enum PhotoMethods {
             "image", ImageInput.schema, "The photo: base64 data, a local path, an image id or a finished upload.")
         return [
             RPCMethod(
-                "photos.add", summary: "Adds a photo note at the end of the photo list.",
+                "photos.add", title: "Add a photo note",
+                summary: "Adds a photo note at the end of the photo list, from an image given as base64 data, a file path, a stored image's id or a finished upload, with a caption of at most 1000 characters. Returns the photo note with its image's metadata. -32002 for an image that is not PNG, JPEG, GIF, WebP or HEIC, is damaged or too large, or a path this client may not read; -32003 past the free edition's limit.",
                 params: [
                     image.spec,
                     .optional("caption", Schema.nullable(Schema.string()), "A caption of at most 1000 characters."),
@@ -29,18 +30,24 @@ enum PhotoMethods {
                 session.uploads.remove(ImageInput.uploads(in: [params[image]]))
                 return added
             }.raising(.freeLimitReached),
-            RPCMethod("photos.get", summary: "One photo note.", params: [idParam.spec], result: PhotoNote.schema) {
-                params, _ in
+            RPCMethod(
+                "photos.get", title: "Read a photo note",
+                summary: "Reads one photo note by its id: caption, times, revision and its image's metadata (the picture itself comes from images.get). -32001 when no photo note has that id.",
+                params: [idParam.spec], result: PhotoNote.schema
+            ) { params, _ in
                 try photos.get(id: params[idParam]).json
             },
             RPCMethod(
-                "photos.list", summary: "Photo notes in the user's order, a page at a time.", params: Schema.pageParams,
+                "photos.list", title: "List photo notes",
+                summary: "Lists the photo notes in the user's order, a page at a time, each with its image's metadata: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}.",
+                params: Schema.pageParams,
                 result: Schema.page(of: PhotoNote.schema)
             ) { params, _ in
                 try photos.list(params.pageRequest).json { $0.write(photo: $1) }
             },
             RPCMethod(
-                "photos.update", summary: "Sets the caption (null clears it).",
+                "photos.update", title: "Caption a photo note",
+                summary: "Sets a photo note's caption (null clears it). Returns the photo note, its revision one higher. -32001 when no photo note has that id; -32002 captionTooLong past 1000 characters; -32006 when `ifRevision` is no longer its revision.",
                 params: [
                     idParam.spec,
                     .optional("caption", Schema.nullable(Schema.string()), "The new caption, or null."),
@@ -51,16 +58,19 @@ enum PhotoMethods {
                 return try photos.update(id: id, caption: caption, ifRevision: params.integer("ifRevision")).json
             },
             .delete(
-                "photos.delete", summary: "Deletes a photo note (its image too, when nothing else uses it).",
+                "photos.delete", title: "Delete a photo note",
+                summary: "Deletes a photo note, and its image when nothing else uses it. Returns {id, deleted: true}; -32001 when no photo note has that id.",
                 id: idParam
             ) { id, _ in try photos.delete(id: id) },
             .move(
-                "photos.move", summary: "Moves a photo note to a 0-based position in the photo list.", id: idParam,
+                "photos.move", title: "Move a photo note",
+                summary: "Moves a photo note to a 0-based position in the photo list (0 is the top); the others shift. Returns it at its new place; -32002 indexOutOfRange past the end.",
+                id: idParam,
                 result: PhotoNote.schema
             ) { id, index, _ in try photos.move(id: id, to: index).json },
             RPCMethod(
-                "images.get",
-                summary: "A stored image in base64: the original byte for byte, or a smaller copy for showing it.",
+                "images.get", title: "View an image",
+                summary: "Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.",
                 params: [
                     .required("id", Schema.id, "The image's id."),
                     .optional(
@@ -107,7 +117,8 @@ enum PhotoMethods {
         let uploadID = Required.string("uploadId", Schema.id, "The upload's id, from images.beginUpload.")
         return [
             RPCMethod(
-                "images.beginUpload", summary: "Begins an image upload of byteSize bytes, to be sent in chunks.",
+                "images.beginUpload", title: "Begin an image upload",
+                summary: "Begins uploading an image too large for one message, `byteSize` bytes in chunks: then images.appendUpload each chunk and images.finishUpload. Returns {uploadId, byteSize, received, chunkBytes, finished}. -32002 imageTooLarge past --max-image-bytes, tooManyUploads past 8 at once.",
                 params: [.required("byteSize", Schema.integer(minimum: 1), "The image's size in bytes.")],
                 result: uploadSchema
             ) { params, session in
@@ -115,8 +126,8 @@ enum PhotoMethods {
                 return json(id, upload, chunkBytes: session.uploads.chunkBytes)
             },
             RPCMethod(
-                "images.appendUpload",
-                summary: "Adds the next chunk; a chunk sent again after a lost answer is accepted once more.",
+                "images.appendUpload", title: "Send an upload chunk",
+                summary: "Adds the next chunk of an upload (base64, at most `chunkBytes` bytes) at `offset`, the bytes received so far; a chunk sent again after a lost answer is accepted once more. Returns the upload with what it has `received`. -32002 uploadOffset (its limit says where to resume), chunkTooLarge or imageTooLarge; -32001 for an unknown upload.",
                 params: [
                     uploadID.spec,
                     .required("offset", Schema.integer(minimum: 0), "Where the chunk begins: the bytes received so far."),
@@ -132,14 +143,16 @@ enum PhotoMethods {
                 return json(id, upload, chunkBytes: session.uploads.chunkBytes)
             },
             RPCMethod(
-                "images.finishUpload", summary: "Ends an upload whose bytes have all arrived; then use {uploadId}.",
+                "images.finishUpload", title: "Finish an image upload",
+                summary: "Ends an upload whose bytes have all arrived and checks that it is an image; then {uploadId} stands for it wherever an image goes (photos.add, diary.create). Returns the upload, `finished: true`, with its mimeType. -32002 uploadIncomplete or unsupportedImage.",
                 params: [uploadID.spec], result: uploadSchema
             ) { params, session in
                 let id = params[uploadID]
                 return json(id, try session.uploads.finish(id: id), chunkBytes: session.uploads.chunkBytes)
             },
             RPCMethod(
-                "images.discardUpload", summary: "Abandons an upload: what arrived is dropped.",
+                "images.discardUpload", title: "Discard an image upload",
+                summary: "Abandons an upload: what arrived is dropped. Returns {uploadId, discarded: true}; -32001 for an unknown upload.",
                 params: [uploadID.spec],
                 result: Schema.object(allRequired: [("uploadId", Schema.id), ("discarded", Schema.boolean)])
             ) { params, session in

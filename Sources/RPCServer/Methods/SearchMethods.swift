@@ -30,8 +30,8 @@ enum SearchMethods {
             ]
         }
         let method = RPCMethod(
-                "search",
-                summary: "Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).",
+                "search", title: "Search everything",
+                summary: "Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language). Returns {hits}: each {domain, id, title, snippet}, the match in the snippet marked **like this**.",
                 params: [
                     query.spec,
                     .domains(searchableDomains),

@@ -107,8 +107,8 @@ enum ServerMethods {
                 return .null
             },
             RPCMethod(
-                "server.describeError",
-                summary: "The message of an error this server answered with, in the session's language: say an error on screen again after the language changed.",
+                "server.describeError", title: "Word an error again",
+                summary: "The message of an error this server answered with (its code and data as they came), in the session's language: say an error on screen again after the language changed. Returns {message}; -32602 for a code or data this server never answers with.",
                 params: [describedCode.spec, .optional("data", Schema.openObject, "The error's data, as it came.")],
                 result: Schema.object([("message", Schema.string())], required: ["message"])
             ) { params, session in
@@ -118,8 +118,8 @@ enum ServerMethods {
                 return ["message": .string(error.response(in: session.language).message)]
             },
             RPCMethod(
-                "server.info",
-                summary: "Version, database, schema version, edition and counts.",
+                "server.info", title: "Server information",
+                summary: "Tells what this server is: its version, its database file (or :memory:), the schema version, the free edition's limit and use, and how many items each app holds. Reads only.",
                 result: Schema.object(
                     [
                         ("version", Schema.string()),

@@ -231,7 +231,7 @@ enum SyncMethods {
         let theirs = Required.string("theirs", Schema.string(), "The other edit (the later, or the one from elsewhere).")
         return [
             RPCMethod(
-                "sync.status",
+                "sync.status", title: "Sync status",
                 summary: "How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.",
                 result: statusSchema
             ) { _, _ in
@@ -271,8 +271,8 @@ enum SyncMethods {
                 ]
             },
             RPCMethod(
-                "sync.setDeviceName",
-                summary: "Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.",
+                "sync.setDeviceName", title: "Name this device",
+                summary: "Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name. Returns {deviceName}; -32002 emptyName or nameTooLong.",
                 params: [deviceName.spec],
                 result: Schema.object([("deviceName", Schema.string())], required: ["deviceName"])
             ) { params, _ in
@@ -280,7 +280,7 @@ enum SyncMethods {
                 return ["deviceName": .string(try store.sync.deviceName())]
             },
             RPCMethod.waitingOnNetwork(
-                "sync.unlock",
+                "sync.unlock", title: "Unlock encrypted sync",
                 summary: "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it (8 characters at least: -32002 passphraseTooShort). Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
                 params: [passphrase.spec],
                 result: Schema.object([("encryption", Schema.enumeration(["on"]))], required: ["encryption"])
@@ -302,7 +302,7 @@ enum SyncMethods {
                     })
             }.raising(.upstreamUnavailable),
             RPCMethod.waitingOnNetwork(
-                "sync.changePassphrase",
+                "sync.changePassphrase", title: "Change the sync passphrase",
                 summary: "Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002 wrongPassphrase when passphrase is not the current one.",
                 params: [passphrase.spec, newPassphrase.spec],
                 result: Schema.object([("changed", Schema.boolean)], required: ["changed"])
@@ -318,8 +318,8 @@ enum SyncMethods {
                     })
             }.raising(.upstreamUnavailable),
             RPCMethod(
-                "text.merge",
-                summary: "Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.",
+                "text.merge", title: "Merge two edits of a text",
+                summary: "Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Returns {text, clean, clashes, segments}: the segments say where each part came from.",
                 params: [base.spec, ours.spec, theirs.spec],
                 result: mergeSchema
             ) { params, _ in
@@ -333,8 +333,8 @@ enum SyncMethods {
                 ]
             },
             RPCMethod.waitingOnNetwork(
-                "sync.now",
-                summary: "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
+                "sync.now", title: "Sync now",
+                summary: "Pushes every local change and pulls every other device's, then answers what it did, {pushed, pulled, conflicts, pending} (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
                 result: nowSchema
             ) { _, session in
                 guard let service else { throw DomainError.upstreamUnavailable(reason: .syncOff) }

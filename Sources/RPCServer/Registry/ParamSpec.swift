@@ -26,6 +26,19 @@ struct ParamSpec {
     static func optional(_ name: String, _ schema: JSONValue, _ summary: String) -> ParamSpec {
         ParamSpec(name: name, schema: schema, required: false, summary: summary)
     }
+
+    /// The schema with the summary as its `description` (the schema's own, if any, after it in brackets):
+    /// a param as one schema says what it is for.
+    var describedSchema: JSONValue {
+        guard case .object(var rules) = schema else { return schema }
+        var text = summary
+        if let own = rules["description"]?.stringValue, !summary.contains(own) {
+            if text.hasSuffix(".") { text.removeLast() }
+            text += " (\(own))."
+        }
+        rules["description"] = .string(text)
+        return .object(rules)
+    }
 }
 
 /// The commonest param schema — `{"type": "string"}` with at most `minLength`, `maxLength` and a

@@ -8,6 +8,11 @@ final class RPCMethod {
     typealias Handler = (ParamValues, Session) throws -> JSONValue
 
     let name: String
+    /// The method's name for people, as an MCP tool's `title` ("Create a note"); `nil` for protocol
+    /// plumbing, which is no tool.
+    let title: String?
+    /// What it does, what it returns and its notable errors, in a sentence or three: `rpc.discover`'s
+    /// summary and an MCP tool's description.
     let summary: String
     let params: [ParamSpec]
     /// The result's JSON Schema; `nil` for a notification, which has no result.
@@ -27,10 +32,11 @@ final class RPCMethod {
     private(set) var raises: [ErrorCode] = []
 
     init(
-        _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
+        _ name: String, title: String? = nil, summary: String, params: [ParamSpec] = [], result: JSONValue?,
         handler: @escaping Handler
     ) {
         self.name = name
+        self.title = title
         self.summary = summary
         self.params = params
         self.result = result
@@ -40,10 +46,10 @@ final class RPCMethod {
     /// A method that waits on a network (see ``network``); called in line (an MCP tool), it runs its steps
     /// one after the other.
     static func waitingOnNetwork(
-        _ name: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
+        _ name: String, title: String, summary: String, params: [ParamSpec] = [], result: JSONValue?,
         steps: @escaping (ParamValues, Session) throws -> NetworkSteps
     ) -> RPCMethod {
-        let method = RPCMethod(name, summary: summary, params: params, result: result) { params, session in
+        let method = RPCMethod(name, title: title, summary: summary, params: params, result: result) { params, session in
             try steps(params, session).runInline()
         }
         method.network = steps
@@ -58,9 +64,10 @@ final class RPCMethod {
 
     /// `<app>.delete`: removes what the `id` param names and answers `{id, deleted: true}`.
     static func delete(
-        _ name: String, summary: String, id: Required<String>, _ delete: @escaping (String, Session) throws -> Void
+        _ name: String, title: String, summary: String, id: Required<String>,
+        _ delete: @escaping (String, Session) throws -> Void
     ) -> RPCMethod {
-        RPCMethod(name, summary: summary, params: [id.spec], result: Schema.deleted) { params, session in
+        RPCMethod(name, title: title, summary: summary, params: [id.spec], result: Schema.deleted) { params, session in
             let value = params[id]
             try delete(value, session)
             return ["id": .string(value), "deleted": true]
@@ -69,18 +76,20 @@ final class RPCMethod {
 
     /// `<app>.move`: moves what the `id` param names to the 0-based position `toIndex` and answers it.
     static func move(
-        _ name: String, summary: String, id: Required<String>, result: JSONValue,
+        _ name: String, title: String, summary: String, id: Required<String>, result: JSONValue,
         _ move: @escaping (String, Int, Session) throws -> JSONValue
     ) -> RPCMethod {
-        let toIndex = Required.integer("toIndex", Schema.integer(), "The new 0-based position.")
-        return RPCMethod(name, summary: summary, params: [id.spec, toIndex.spec], result: result) { params, session in
+        let toIndex = Required.integer("toIndex", Schema.integer(minimum: 0), "The new 0-based position.")
+        return RPCMethod(name, title: title, summary: summary, params: [id.spec, toIndex.spec], result: result) {
+            params, session in
             try move(params[id], params[toIndex], session)
         }
     }
 
-    /// The params as one object schema (what an MCP tool publishes as its `inputSchema`).
+    /// The params as one object schema, each described by its summary (what an MCP tool publishes as its
+    /// `inputSchema`).
     var paramsSchema: JSONValue {
-        Schema.object(params.map { ($0.name, $0.schema) }, required: params.filter(\.required).map(\.name))
+        Schema.object(params.map { ($0.name, $0.describedSchema) }, required: params.filter(\.required).map(\.name))
     }
 
     /// Names positional params, rejects unknown or missing ones, and checks each against its schema.

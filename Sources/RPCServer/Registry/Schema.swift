@@ -86,7 +86,7 @@ enum Schema {
 
     /// The `limit` and `cursor` params every list takes.
     static let pageParams: [ParamSpec] = [
-        .optional("limit", integer(minimum: 1, maximum: 500, description: "page size, default 50"), "Items per page (1...500, default 50)."),
+        .optional("limit", integer(minimum: 1, maximum: 500), "Items per page (1...500, default 50)."),
         .optional("cursor", string(), "The `nextCursor` of the previous page."),
     ]
 

@@ -752,7 +752,7 @@ public struct SearchResult: Codable, Sendable, Hashable {
 public struct ServerMethods: Sendable {
     let satchel: Satchel
 
-    /// The message of an error this server answered with, in the session's language: say an error on screen again after the language changed.
+    /// The message of an error this server answered with (its code and data as they came), in the session's language: say an error on screen again after the language changed. Returns {message}; -32602 for a code or data this server never answers with.
     ///
     /// - Parameters:
     ///   - code: The error's code, as it came.
@@ -769,7 +769,7 @@ public struct ServerMethods: Sendable {
         return try await satchel.call("server.describeError", params, progress: progress)
     }
 
-    /// Version, database, schema version, edition and counts.
+    /// Tells what this server is: its version, its database file (or :memory:), the schema version, the free edition's limit and use, and how many items each app holds. Reads only.
     ///
     /// - Parameter progress: called with each report of how far the work has got.
     public func info(
@@ -784,7 +784,7 @@ public struct ServerMethods: Sendable {
 public struct NotesMethods: Sendable {
     let satchel: Satchel
 
-    /// Creates a note, at the end of the list or at `atIndex`.
+    /// Creates an ENotes text note: a title and/or text, an HSB colour (white by default) and a deadline, at the end of the list or at the 0-based `atIndex`. Returns the note, at revision 1. -32002 when title and text are both blank (emptyNote) or too long, or `atIndex` is past the end (indexOutOfRange); -32003 past the free edition's limit.
     ///
     /// - Parameters:
     ///   - title: The title. (at most 500 characters)
@@ -810,7 +810,7 @@ public struct NotesMethods: Sendable {
         return try await satchel.call("notes.create", params, progress: progress)
     }
 
-    /// One note.
+    /// Reads one note by its id: title, text, colour (HSB and hex), deadline, times and revision. -32001 when no note has that id.
     ///
     /// - Parameters:
     ///   - id: The note's id.
@@ -824,10 +824,10 @@ public struct NotesMethods: Sendable {
         return try await satchel.call("notes.get", params, progress: progress)
     }
 
-    /// Notes in the user's order, a page at a time.
+    /// Lists the notes in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}; `nextCursor` is null on the last page.
     ///
     /// - Parameters:
-    ///   - limit: Items per page (1...500, default 50). (page size, default 50)
+    ///   - limit: Items per page (1...500, default 50).
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
     public func list(
@@ -841,7 +841,7 @@ public struct NotesMethods: Sendable {
         return try await satchel.call("notes.list", params, progress: progress)
     }
 
-    /// Changes the given fields of a note; `deadline: null` clears it.
+    /// Changes only the fields given of a note: title, text, colour or deadline (`deadline: null` clears it). Returns the note, its revision one higher. -32001 when no note has that id; -32002 when it would end blank or too long; -32006 when `ifRevision` is no longer its revision (nothing changes).
     ///
     /// - Parameters:
     ///   - id: The note's id.
@@ -870,7 +870,7 @@ public struct NotesMethods: Sendable {
         return try await satchel.call("notes.update", params, progress: progress)
     }
 
-    /// Deletes a note.
+    /// Deletes a note for good. Returns {id, deleted: true}; -32001 when no note has that id.
     ///
     /// - Parameters:
     ///   - id: The note's id.
@@ -884,7 +884,7 @@ public struct NotesMethods: Sendable {
         return try await satchel.call("notes.delete", params, progress: progress)
     }
 
-    /// Moves a note to a 0-based position in the whole list.
+    /// Moves a note to a 0-based position in the whole list (0 is the top); the others shift. Returns the note at its new place; -32002 indexOutOfRange past the end, -32001 for an unknown id.
     ///
     /// - Parameters:
     ///   - id: The note's id.
@@ -906,7 +906,7 @@ public struct NotesMethods: Sendable {
 public struct PhotosMethods: Sendable {
     let satchel: Satchel
 
-    /// Adds a photo note at the end of the photo list.
+    /// Adds a photo note at the end of the photo list, from an image given as base64 data, a file path, a stored image's id or a finished upload, with a caption of at most 1000 characters. Returns the photo note with its image's metadata. -32002 for an image that is not PNG, JPEG, GIF, WebP or HEIC, is damaged or too large, or a path this client may not read; -32003 past the free edition's limit.
     ///
     /// - Parameters:
     ///   - image: The photo: base64 data, a local path, an image id or a finished upload.
@@ -923,7 +923,7 @@ public struct PhotosMethods: Sendable {
         return try await satchel.call("photos.add", params, progress: progress)
     }
 
-    /// One photo note.
+    /// Reads one photo note by its id: caption, times, revision and its image's metadata (the picture itself comes from images.get). -32001 when no photo note has that id.
     ///
     /// - Parameters:
     ///   - id: The photo note's id.
@@ -937,10 +937,10 @@ public struct PhotosMethods: Sendable {
         return try await satchel.call("photos.get", params, progress: progress)
     }
 
-    /// Photo notes in the user's order, a page at a time.
+    /// Lists the photo notes in the user's order, a page at a time, each with its image's metadata: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}.
     ///
     /// - Parameters:
-    ///   - limit: Items per page (1...500, default 50). (page size, default 50)
+    ///   - limit: Items per page (1...500, default 50).
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
     public func list(
@@ -954,7 +954,7 @@ public struct PhotosMethods: Sendable {
         return try await satchel.call("photos.list", params, progress: progress)
     }
 
-    /// Sets the caption (null clears it).
+    /// Sets a photo note's caption (null clears it). Returns the photo note, its revision one higher. -32001 when no photo note has that id; -32002 captionTooLong past 1000 characters; -32006 when `ifRevision` is no longer its revision.
     ///
     /// - Parameters:
     ///   - id: The photo note's id.
@@ -974,7 +974,7 @@ public struct PhotosMethods: Sendable {
         return try await satchel.call("photos.update", params, progress: progress)
     }
 
-    /// Deletes a photo note (its image too, when nothing else uses it).
+    /// Deletes a photo note, and its image when nothing else uses it. Returns {id, deleted: true}; -32001 when no photo note has that id.
     ///
     /// - Parameters:
     ///   - id: The photo note's id.
@@ -988,7 +988,7 @@ public struct PhotosMethods: Sendable {
         return try await satchel.call("photos.delete", params, progress: progress)
     }
 
-    /// Moves a photo note to a 0-based position in the photo list.
+    /// Moves a photo note to a 0-based position in the photo list (0 is the top); the others shift. Returns it at its new place; -32002 indexOutOfRange past the end.
     ///
     /// - Parameters:
     ///   - id: The photo note's id.
@@ -1010,7 +1010,7 @@ public struct PhotosMethods: Sendable {
 public struct ImagesMethods: Sendable {
     let satchel: Satchel
 
-    /// A stored image in base64: the original byte for byte, or a smaller copy for showing it.
+    /// Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.
     ///
     /// - Parameters:
     ///   - id: The image's id.
@@ -1027,7 +1027,7 @@ public struct ImagesMethods: Sendable {
         return try await satchel.call("images.get", params, progress: progress)
     }
 
-    /// Begins an image upload of byteSize bytes, to be sent in chunks.
+    /// Begins uploading an image too large for one message, `byteSize` bytes in chunks: then images.appendUpload each chunk and images.finishUpload. Returns {uploadId, byteSize, received, chunkBytes, finished}. -32002 imageTooLarge past --max-image-bytes, tooManyUploads past 8 at once.
     ///
     /// - Parameters:
     ///   - byteSize: The image's size in bytes.
@@ -1041,7 +1041,7 @@ public struct ImagesMethods: Sendable {
         return try await satchel.call("images.beginUpload", params, progress: progress)
     }
 
-    /// Adds the next chunk; a chunk sent again after a lost answer is accepted once more.
+    /// Adds the next chunk of an upload (base64, at most `chunkBytes` bytes) at `offset`, the bytes received so far; a chunk sent again after a lost answer is accepted once more. Returns the upload with what it has `received`. -32002 uploadOffset (its limit says where to resume), chunkTooLarge or imageTooLarge; -32001 for an unknown upload.
     ///
     /// - Parameters:
     ///   - uploadId: The upload's id, from images.beginUpload.
@@ -1061,7 +1061,7 @@ public struct ImagesMethods: Sendable {
         return try await satchel.call("images.appendUpload", params, progress: progress)
     }
 
-    /// Ends an upload whose bytes have all arrived; then use {uploadId}.
+    /// Ends an upload whose bytes have all arrived and checks that it is an image; then {uploadId} stands for it wherever an image goes (photos.add, diary.create). Returns the upload, `finished: true`, with its mimeType. -32002 uploadIncomplete or unsupportedImage.
     ///
     /// - Parameters:
     ///   - uploadId: The upload's id, from images.beginUpload.
@@ -1075,7 +1075,7 @@ public struct ImagesMethods: Sendable {
         return try await satchel.call("images.finishUpload", params, progress: progress)
     }
 
-    /// Abandons an upload: what arrived is dropped.
+    /// Abandons an upload: what arrived is dropped. Returns {uploadId, discarded: true}; -32001 for an unknown upload.
     ///
     /// - Parameters:
     ///   - uploadId: The upload's id, from images.beginUpload.
@@ -1094,10 +1094,10 @@ public struct ImagesMethods: Sendable {
 public struct RemindersMethods: Sendable {
     let satchel: Satchel
 
-    /// Reminders in the user's order; `editingId` is this connection's.
+    /// Lists the reminders in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor, editingId}; `editingId` is the reminder this connection is editing, if any.
     ///
     /// - Parameters:
-    ///   - limit: Items per page (1...500, default 50). (page size, default 50)
+    ///   - limit: Items per page (1...500, default 50).
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
     public func list(
@@ -1111,7 +1111,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.list", params, progress: progress)
     }
 
-    /// One reminder.
+    /// Reads one reminder by its id: title, memo, whether it is done, times and revision. -32001 when no reminder has that id.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1125,7 +1125,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.get", params, progress: progress)
     }
 
-    /// Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it.
+    /// Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it. Returns {reminder, removedIds}: the new reminder and any blank one removed. -32001 for an unknown `afterId`.
     ///
     /// - Parameters:
     ///   - title: The title (default empty).
@@ -1145,7 +1145,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.add", params, progress: progress)
     }
 
-    /// Puts the cursor in a reminder; the previous editing ends (with cleanup).
+    /// Puts the cursor in a reminder: the previous editing ends, and a blank reminder left behind is removed. Returns {reminder, removedIds}; -32001 when no reminder has that id.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1159,7 +1159,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.beginEditing", params, progress: progress)
     }
 
-    /// The keyboard is dismissed: editing ends; a blank reminder is removed.
+    /// The keyboard is dismissed: editing ends, and the reminder being edited is removed when its title is blank. Returns {reminder, removedId}, either null when there was nothing to end or remove.
     ///
     /// - Parameter progress: called with each report of how far the work has got.
     public func endEditing(
@@ -1169,7 +1169,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.endEditing", params, progress: progress)
     }
 
-    /// Changes title and/or memo (`memo: null` clears it); a blank title only while editing it.
+    /// Changes the title and/or memo (`memo: null` clears it); a blank title only while the reminder is being edited. Returns the reminder; -32001 when no reminder has that id; -32002 emptyTitle or too long; -32006 when `ifRevision` is no longer its revision.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1192,7 +1192,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.update", params, progress: progress)
     }
 
-    /// Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal.
+    /// Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal. Returns {created, removedId}; -32001 when no reminder has that id.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1206,7 +1206,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.submit", params, progress: progress)
     }
 
-    /// Marks a reminder done or not done.
+    /// Marks a reminder done (`completed: true`) or not done; the same call again changes nothing. Returns the reminder; -32001 when no reminder has that id.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1223,7 +1223,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.setCompleted", params, progress: progress)
     }
 
-    /// Flips a reminder's completion.
+    /// Flips a reminder between done and not done. Returns the reminder; -32001 when no reminder has that id.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1237,7 +1237,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.toggle", params, progress: progress)
     }
 
-    /// Deletes a reminder (swipe).
+    /// Deletes a reminder (a swipe). Returns {id, deleted: true}; -32001 when no reminder has that id.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1251,7 +1251,7 @@ public struct RemindersMethods: Sendable {
         return try await satchel.call("reminders.delete", params, progress: progress)
     }
 
-    /// Moves a reminder to a 0-based position in the whole list.
+    /// Moves a reminder to a 0-based position in the whole list (0 is the top); the others shift. Returns the reminder at its new place; -32002 indexOutOfRange past the end.
     ///
     /// - Parameters:
     ///   - id: The reminder's id.
@@ -1273,7 +1273,7 @@ public struct RemindersMethods: Sendable {
 public struct DiaryMethods: Sendable {
     let satchel: Satchel
 
-    /// Creates a post dated now: text of any length and/or up to 4 photos.
+    /// Creates a Moments diary post dated now: text of any length and/or up to 4 photos (base64 data, file paths, stored images' ids or finished uploads). Returns the post with its photos' metadata and layout. -32002 emptyPost with neither, tooManyImages past 4, or an image refused as photos.add refuses it.
     ///
     /// - Parameters:
     ///   - text: The text. Pass `.some(nil)` to send null.
@@ -1290,7 +1290,7 @@ public struct DiaryMethods: Sendable {
         return try await satchel.call("diary.create", params, progress: progress)
     }
 
-    /// A post with all its photos and the detail layout.
+    /// Reads one diary post by its id: its text, date, all its photos' metadata and the detail layout. -32001 when no post has that id.
     ///
     /// - Parameters:
     ///   - id: The post's id.
@@ -1304,7 +1304,7 @@ public struct DiaryMethods: Sendable {
         return try await satchel.call("diary.get", params, progress: progress)
     }
 
-    /// Changes the text (null removes it) and/or replaces the photos.
+    /// Changes a diary post's text (null removes it) and/or replaces all its photos. Returns the post; -32001 when no post has that id; -32002 when it would end empty; -32006 when `ifRevision` is no longer its revision.
     ///
     /// - Parameters:
     ///   - id: The post's id.
@@ -1327,7 +1327,7 @@ public struct DiaryMethods: Sendable {
         return try await satchel.call("diary.update", params, progress: progress)
     }
 
-    /// Deletes a post (its photos too, when nothing else uses them).
+    /// Deletes a diary post, and its photos when nothing else uses them. Returns {id, deleted: true}; -32001 when no post has that id.
     ///
     /// - Parameters:
     ///   - id: The post's id.
@@ -1341,10 +1341,10 @@ public struct DiaryMethods: Sendable {
         return try await satchel.call("diary.delete", params, progress: progress)
     }
 
-    /// Post previews, newest first: date, excerpt, the first two photos' metadata.
+    /// Lists diary post previews, newest first, a page at a time: date, an excerpt and the first two photos' metadata. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.
     ///
     /// - Parameters:
-    ///   - limit: Items per page (1...500, default 50). (page size, default 50)
+    ///   - limit: Items per page (1...500, default 50).
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
     public func list(
@@ -1363,10 +1363,10 @@ public struct DiaryMethods: Sendable {
 public struct MessagesMethods: Sendable {
     let satchel: Satchel
 
-    /// Stored messages, newest first (index 0 is the bottom of the chat).
+    /// Lists the stored chat messages, newest first (index 0 is the bottom of the chat), a page at a time; older ones come from messages.loadMore. Returns {items, nextCursor}.
     ///
     /// - Parameters:
-    ///   - limit: Items per page (1...500, default 50). (page size, default 50)
+    ///   - limit: Items per page (1...500, default 50).
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - progress: called with each report of how far the work has got.
     public func list(
@@ -1380,7 +1380,7 @@ public struct MessagesMethods: Sendable {
         return try await satchel.call("messages.list", params, progress: progress)
     }
 
-    /// The user scrolled to the top: fetches, stores and returns the next older batch from the feed. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800.
+    /// The user scrolled to the top: fetches, stores and returns the next older batch from the feed, as {items, endOfHistory}. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800. -32004 when the feed cannot be reached.
     ///
     /// - Parameters:
     ///   - limit: How many to ask for (default 20).
@@ -1394,7 +1394,7 @@ public struct MessagesMethods: Sendable {
         return try await satchel.call("messages.loadMore", params, progress: progress)
     }
 
-    /// Stores a message from the local user as the newest one.
+    /// Stores a message from the local user as the newest one. Returns the message; -32002 emptyMessage when the text is blank, messageTooLong past 10,000 characters.
     ///
     /// - Parameters:
     ///   - text: The text: not blank, at most 10,000 characters.
@@ -1408,7 +1408,7 @@ public struct MessagesMethods: Sendable {
         return try await satchel.call("messages.send", params, progress: progress)
     }
 
-    /// One message.
+    /// Reads one chat message by its id: author, text and times. -32001 when no message has that id.
     ///
     /// - Parameters:
     ///   - id: The message's id.
@@ -1422,7 +1422,7 @@ public struct MessagesMethods: Sendable {
         return try await satchel.call("messages.get", params, progress: progress)
     }
 
-    /// Deletes a message (with --sync, only one its account sent).
+    /// Deletes a chat message (with --sync, only one this account sent). Returns {id, deleted: true}; -32001 when no message has that id; -32002 notAuthor for another account's.
     ///
     /// - Parameters:
     ///   - id: The message's id.
@@ -1441,7 +1441,7 @@ public struct MessagesMethods: Sendable {
 public struct BoardMethods: Sendable {
     let satchel: Satchel
 
-    /// Creates a post (title 1...255 characters; spaces alone are fine).
+    /// Creates a Board post with a title of 1...255 characters (spaces alone are fine) and no votes. Returns the post; -32002 emptyTitle or titleTooLong.
     ///
     /// - Parameters:
     ///   - title: The title.
@@ -1455,7 +1455,7 @@ public struct BoardMethods: Sendable {
         return try await satchel.call("board.create", params, progress: progress)
     }
 
-    /// One post.
+    /// Reads one Board post by its id: title, votes and score, and with a voter, `myVote`. -32001 when no post has that id.
     ///
     /// - Parameters:
     ///   - id: The post's id.
@@ -1472,7 +1472,7 @@ public struct BoardMethods: Sendable {
         return try await satchel.call("board.get", params, progress: progress)
     }
 
-    /// Deletes a post (with --sync, only one its account wrote).
+    /// Deletes a Board post (with --sync, only one this account wrote). Returns {id, deleted: true}; -32001 when no post has that id; -32002 notAuthor for another account's.
     ///
     /// - Parameters:
     ///   - id: The post's id.
@@ -1486,7 +1486,7 @@ public struct BoardMethods: Sendable {
         return try await satchel.call("board.delete", params, progress: progress)
     }
 
-    /// Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).
+    /// Votes a Board post up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw). Returns the post with its votes; -32001 when no post has that id.
     ///
     /// - Parameters:
     ///   - id: The post's id.
@@ -1506,11 +1506,11 @@ public struct BoardMethods: Sendable {
         return try await satchel.call("board.vote", params, progress: progress)
     }
 
-    /// Posts by votes (default: votes desc, then title), title, new, hot or best, in consistent pages.
+    /// Lists Board posts by votes (the default: most first, then by title), title, new, hot or best, in consistent pages. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.
     ///
     /// - Parameters:
     ///   - sort: The order (default votes).
-    ///   - limit: Items per page (1...500, default 50). (page size, default 50)
+    ///   - limit: Items per page (1...500, default 50).
     ///   - cursor: The `nextCursor` of the previous page.
     ///   - voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter is always the account.
     ///   - progress: called with each report of how far the work has got.
@@ -1534,7 +1534,7 @@ public struct BoardMethods: Sendable {
 public struct ChangesMethods: Sendable {
     let satchel: Satchel
 
-    /// Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.
+    /// Lists the committed changes after a cursor, oldest first, each {seq, at, domain, kind, id}; without a cursor, none and the current cursor to start from. Returns {events, nextCursor, hasMore}.
     ///
     /// - Parameters:
     ///   - cursor: Where the last call (or changes.subscribe) left off.
@@ -1590,7 +1590,7 @@ public struct SyncMethods: Sendable {
         return try await satchel.call("sync.status", params, progress: progress)
     }
 
-    /// Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.
+    /// Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name. Returns {deviceName}; -32002 emptyName or nameTooLong.
     ///
     /// - Parameters:
     ///   - name: The device's name, 1 to 64 characters.
@@ -1635,7 +1635,7 @@ public struct SyncMethods: Sendable {
         return try await satchel.call("sync.changePassphrase", params, progress: progress)
     }
 
-    /// Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).
+    /// Pushes every local change and pulls every other device's, then answers what it did, {pushed, pulled, conflicts, pending} (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).
     ///
     /// - Parameter progress: called with each report of how far the work has got.
     public func now(progress: (@Sendable (CallProgress) -> Void)? = nil) async throws(SatchelError) -> SyncNowResult {
@@ -1648,7 +1648,7 @@ public struct SyncMethods: Sendable {
 public struct TextMethods: Sendable {
     let satchel: Satchel
 
-    /// Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.
+    /// Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Returns {text, clean, clashes, segments}: the segments say where each part came from.
     ///
     /// - Parameters:
     ///   - base: The text both edits started from.
@@ -1720,7 +1720,7 @@ extension Satchel {
         return try await satchel.call("ping", params, progress: progress)
     }
 
-    /// Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.
+    /// Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file and answered {path, bytes, counts}. -32002 fileExists for a file already there without `overwrite`, or a path this client may not write.
     ///
     /// - Parameters:
     ///   - path: Write the document into this file (in an existing folder) and answer {path, bytes, counts}. A file already there is refused (fileExists) unless `overwrite` is true. (an absolute path)
@@ -1737,7 +1737,7 @@ extension Satchel {
         return try await satchel.call("export", params, progress: progress)
     }
 
-    /// Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.
+    /// Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet. Returns {imported} (counts); a failed import changes nothing. -32002 for a document that is no export, or a path this client may not read.
     ///
     /// - Parameters:
     ///   - document: A document produced by `export`.
@@ -1757,7 +1757,7 @@ extension Satchel {
         return try await satchel.call("import", params, progress: progress)
     }
 
-    /// Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).
+    /// Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language). Returns {hits}: each {domain, id, title, snippet}, the match in the snippet marked **like this**.
     ///
     /// - Parameters:
     ///   - query: Words or pieces of words; all must match. Taken as plain text.

@@ -11,10 +11,12 @@ extension HSBColor {
     static let inputSchema = schema(hex: "ignored", optional: ["hex"])
 
     private static func schema(hex: String, optional: Set<String> = []) -> JSONValue {
-        Schema.object(
+        let component = Schema.number(
+            minimum: componentRange.lowerBound, maximum: componentRange.upperBound, description: "0...1")
+        return Schema.object(
             allRequired: [
-                ("hue", Schema.number(description: "0...1")), ("saturation", Schema.number(description: "0...1")),
-                ("brightness", Schema.number(description: "0...1")), ("hex", Schema.string(description: hex)),
+                ("hue", component), ("saturation", component), ("brightness", component),
+                ("hex", Schema.string(description: hex)),
             ], except: optional)
     }
 }

@@ -26,63 +26,63 @@ METHODS: dict[str, str] = {
     'notifications/cancelled': "The client no longer wants the answer to a request that waits on a network (MCP's shape; LSP's `$/cancelRequest`): it is answered -32800 at once. Anything else has been answered already and is left alone; a notification.",
     'shutdown': 'Finishes work; a request still waiting on a network and later requests are answered -32007 until `exit` or end of input.',
     'exit': 'Ends the process (exit code 0) once what came before it is answered.',
-    'server.describeError': "The message of an error this server answered with, in the session's language: say an error on screen again after the language changed.",
-    'server.info': 'Version, database, schema version, edition and counts.',
-    'notes.create': 'Creates a note, at the end of the list or at `atIndex`.',
-    'notes.get': 'One note.',
-    'notes.list': "Notes in the user's order, a page at a time.",
-    'notes.update': 'Changes the given fields of a note; `deadline: null` clears it.',
-    'notes.delete': 'Deletes a note.',
-    'notes.move': 'Moves a note to a 0-based position in the whole list.',
-    'photos.add': 'Adds a photo note at the end of the photo list.',
-    'photos.get': 'One photo note.',
-    'photos.list': "Photo notes in the user's order, a page at a time.",
-    'photos.update': 'Sets the caption (null clears it).',
-    'photos.delete': 'Deletes a photo note (its image too, when nothing else uses it).',
-    'photos.move': 'Moves a photo note to a 0-based position in the photo list.',
-    'images.get': 'A stored image in base64: the original byte for byte, or a smaller copy for showing it.',
-    'images.beginUpload': 'Begins an image upload of byteSize bytes, to be sent in chunks.',
-    'images.appendUpload': 'Adds the next chunk; a chunk sent again after a lost answer is accepted once more.',
-    'images.finishUpload': 'Ends an upload whose bytes have all arrived; then use {uploadId}.',
-    'images.discardUpload': 'Abandons an upload: what arrived is dropped.',
-    'reminders.list': "Reminders in the user's order; `editingId` is this connection's.",
-    'reminders.get': 'One reminder.',
-    'reminders.add': 'Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it.',
-    'reminders.beginEditing': 'Puts the cursor in a reminder; the previous editing ends (with cleanup).',
-    'reminders.endEditing': 'The keyboard is dismissed: editing ends; a blank reminder is removed.',
-    'reminders.update': 'Changes title and/or memo (`memo: null` clears it); a blank title only while editing it.',
-    'reminders.submit': 'Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal.',
-    'reminders.setCompleted': 'Marks a reminder done or not done.',
-    'reminders.toggle': "Flips a reminder's completion.",
-    'reminders.delete': 'Deletes a reminder (swipe).',
-    'reminders.move': 'Moves a reminder to a 0-based position in the whole list.',
-    'diary.create': 'Creates a post dated now: text of any length and/or up to 4 photos.',
-    'diary.get': 'A post with all its photos and the detail layout.',
-    'diary.update': 'Changes the text (null removes it) and/or replaces the photos.',
-    'diary.delete': 'Deletes a post (its photos too, when nothing else uses them).',
-    'diary.list': "Post previews, newest first: date, excerpt, the first two photos' metadata.",
-    'messages.list': 'Stored messages, newest first (index 0 is the bottom of the chat).',
-    'messages.loadMore': 'The user scrolled to the top: fetches, stores and returns the next older batch from the feed. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800.',
-    'messages.send': 'Stores a message from the local user as the newest one.',
-    'messages.get': 'One message.',
-    'messages.delete': 'Deletes a message (with --sync, only one its account sent).',
-    'board.create': 'Creates a post (title 1...255 characters; spaces alone are fine).',
-    'board.get': 'One post.',
-    'board.delete': 'Deletes a post (with --sync, only one its account wrote).',
-    'board.vote': 'Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw).',
-    'board.list': 'Posts by votes (default: votes desc, then title), title, new, hot or best, in consistent pages.',
-    'changes.since': 'Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.',
+    'server.describeError': "The message of an error this server answered with (its code and data as they came), in the session's language: say an error on screen again after the language changed. Returns {message}; -32602 for a code or data this server never answers with.",
+    'server.info': "Tells what this server is: its version, its database file (or :memory:), the schema version, the free edition's limit and use, and how many items each app holds. Reads only.",
+    'notes.create': "Creates an ENotes text note: a title and/or text, an HSB colour (white by default) and a deadline, at the end of the list or at the 0-based `atIndex`. Returns the note, at revision 1. -32002 when title and text are both blank (emptyNote) or too long, or `atIndex` is past the end (indexOutOfRange); -32003 past the free edition's limit.",
+    'notes.get': 'Reads one note by its id: title, text, colour (HSB and hex), deadline, times and revision. -32001 when no note has that id.',
+    'notes.list': "Lists the notes in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}; `nextCursor` is null on the last page.",
+    'notes.update': 'Changes only the fields given of a note: title, text, colour or deadline (`deadline: null` clears it). Returns the note, its revision one higher. -32001 when no note has that id; -32002 when it would end blank or too long; -32006 when `ifRevision` is no longer its revision (nothing changes).',
+    'notes.delete': 'Deletes a note for good. Returns {id, deleted: true}; -32001 when no note has that id.',
+    'notes.move': 'Moves a note to a 0-based position in the whole list (0 is the top); the others shift. Returns the note at its new place; -32002 indexOutOfRange past the end, -32001 for an unknown id.',
+    'photos.add': "Adds a photo note at the end of the photo list, from an image given as base64 data, a file path, a stored image's id or a finished upload, with a caption of at most 1000 characters. Returns the photo note with its image's metadata. -32002 for an image that is not PNG, JPEG, GIF, WebP or HEIC, is damaged or too large, or a path this client may not read; -32003 past the free edition's limit.",
+    'photos.get': "Reads one photo note by its id: caption, times, revision and its image's metadata (the picture itself comes from images.get). -32001 when no photo note has that id.",
+    'photos.list': "Lists the photo notes in the user's order, a page at a time, each with its image's metadata: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}.",
+    'photos.update': "Sets a photo note's caption (null clears it). Returns the photo note, its revision one higher. -32001 when no photo note has that id; -32002 captionTooLong past 1000 characters; -32006 when `ifRevision` is no longer its revision.",
+    'photos.delete': 'Deletes a photo note, and its image when nothing else uses it. Returns {id, deleted: true}; -32001 when no photo note has that id.',
+    'photos.move': 'Moves a photo note to a 0-based position in the photo list (0 is the top); the others shift. Returns it at its new place; -32002 indexOutOfRange past the end.',
+    'images.get': "Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.",
+    'images.beginUpload': 'Begins uploading an image too large for one message, `byteSize` bytes in chunks: then images.appendUpload each chunk and images.finishUpload. Returns {uploadId, byteSize, received, chunkBytes, finished}. -32002 imageTooLarge past --max-image-bytes, tooManyUploads past 8 at once.',
+    'images.appendUpload': 'Adds the next chunk of an upload (base64, at most `chunkBytes` bytes) at `offset`, the bytes received so far; a chunk sent again after a lost answer is accepted once more. Returns the upload with what it has `received`. -32002 uploadOffset (its limit says where to resume), chunkTooLarge or imageTooLarge; -32001 for an unknown upload.',
+    'images.finishUpload': 'Ends an upload whose bytes have all arrived and checks that it is an image; then {uploadId} stands for it wherever an image goes (photos.add, diary.create). Returns the upload, `finished: true`, with its mimeType. -32002 uploadIncomplete or unsupportedImage.',
+    'images.discardUpload': 'Abandons an upload: what arrived is dropped. Returns {uploadId, discarded: true}; -32001 for an unknown upload.',
+    'reminders.list': "Lists the reminders in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor, editingId}; `editingId` is the reminder this connection is editing, if any.",
+    'reminders.get': 'Reads one reminder by its id: title, memo, whether it is done, times and revision. -32001 when no reminder has that id.',
+    'reminders.add': 'Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or after `afterId`, and edits it. Returns {reminder, removedIds}: the new reminder and any blank one removed. -32001 for an unknown `afterId`.',
+    'reminders.beginEditing': 'Puts the cursor in a reminder: the previous editing ends, and a blank reminder left behind is removed. Returns {reminder, removedIds}; -32001 when no reminder has that id.',
+    'reminders.endEditing': 'The keyboard is dismissed: editing ends, and the reminder being edited is removed when its title is blank. Returns {reminder, removedId}, either null when there was nothing to end or remove.',
+    'reminders.update': 'Changes the title and/or memo (`memo: null` clears it); a blank title only while the reminder is being edited. Returns the reminder; -32001 when no reminder has that id; -32002 emptyTitle or too long; -32006 when `ifRevision` is no longer its revision.',
+    'reminders.submit': 'Return in the title field: a new blank reminder right after it (editing moves there), or, for a blank title, its removal. Returns {created, removedId}; -32001 when no reminder has that id.',
+    'reminders.setCompleted': 'Marks a reminder done (`completed: true`) or not done; the same call again changes nothing. Returns the reminder; -32001 when no reminder has that id.',
+    'reminders.toggle': 'Flips a reminder between done and not done. Returns the reminder; -32001 when no reminder has that id.',
+    'reminders.delete': 'Deletes a reminder (a swipe). Returns {id, deleted: true}; -32001 when no reminder has that id.',
+    'reminders.move': 'Moves a reminder to a 0-based position in the whole list (0 is the top); the others shift. Returns the reminder at its new place; -32002 indexOutOfRange past the end.',
+    'diary.create': "Creates a Moments diary post dated now: text of any length and/or up to 4 photos (base64 data, file paths, stored images' ids or finished uploads). Returns the post with its photos' metadata and layout. -32002 emptyPost with neither, tooManyImages past 4, or an image refused as photos.add refuses it.",
+    'diary.get': "Reads one diary post by its id: its text, date, all its photos' metadata and the detail layout. -32001 when no post has that id.",
+    'diary.update': "Changes a diary post's text (null removes it) and/or replaces all its photos. Returns the post; -32001 when no post has that id; -32002 when it would end empty; -32006 when `ifRevision` is no longer its revision.",
+    'diary.delete': 'Deletes a diary post, and its photos when nothing else uses them. Returns {id, deleted: true}; -32001 when no post has that id.',
+    'diary.list': "Lists diary post previews, newest first, a page at a time: date, an excerpt and the first two photos' metadata. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.",
+    'messages.list': 'Lists the stored chat messages, newest first (index 0 is the bottom of the chat), a page at a time; older ones come from messages.loadMore. Returns {items, nextCursor}.',
+    'messages.loadMore': 'The user scrolled to the top: fetches, stores and returns the next older batch from the feed, as {items, endOfHistory}. Answered when the feed answers: later requests are not held back (match the answer by id); `notifications/cancelled` ends the wait with -32800. -32004 when the feed cannot be reached.',
+    'messages.send': 'Stores a message from the local user as the newest one. Returns the message; -32002 emptyMessage when the text is blank, messageTooLong past 10,000 characters.',
+    'messages.get': 'Reads one chat message by its id: author, text and times. -32001 when no message has that id.',
+    'messages.delete': "Deletes a chat message (with --sync, only one this account sent). Returns {id, deleted: true}; -32001 when no message has that id; -32002 notAuthor for another account's.",
+    'board.create': 'Creates a Board post with a title of 1...255 characters (spaces alone are fine) and no votes. Returns the post; -32002 emptyTitle or titleTooLong.',
+    'board.get': 'Reads one Board post by its id: title, votes and score, and with a voter, `myVote`. -32001 when no post has that id.',
+    'board.delete': "Deletes a Board post (with --sync, only one this account wrote). Returns {id, deleted: true}; -32001 when no post has that id; -32002 notAuthor for another account's.",
+    'board.vote': 'Votes a Board post up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear: withdraw). Returns the post with its votes; -32001 when no post has that id.',
+    'board.list': 'Lists Board posts by votes (the default: most first, then by title), title, new, hot or best, in consistent pages. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.',
+    'changes.since': 'Lists the committed changes after a cursor, oldest first, each {seq, at, domain, kind, id}; without a cursor, none and the current cursor to start from. Returns {events, nextCursor, hasMore}.',
     'changes.subscribe': "From now on, a `changed` notification for every committed change (this process's and others').",
     'changes.unsubscribe': 'Stops the `changed` notifications.',
-    'export': 'Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file.',
-    'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet.',
-    'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language).',
+    'export': 'Everything as one self-describing JSON document (format, version, every app, images as base64); with `path`, streamed into that file and answered {path, bytes, counts}. -32002 fileExists for a file already there without `overwrite`, or a path this client may not write.',
+    'import': 'Imports an export, from `document` or from the file at `path`: `replace` makes the database the document; `merge` adds what is not there yet. Returns {imported} (counts); a failed import changes nothing. -32002 for a document that is no export, or a path this client may not read.',
+    'search': 'Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of words, any language). Returns {hits}: each {domain, id, title, snippet}, the match in the snippet marked **like this**.',
     'sync.status': 'How sync stands (state: synced, syncing with progress, offline, or error with its reason), how many local changes wait to go out, the rows skipped as breaking a rule; the last success and the last error in words.',
-    'sync.setDeviceName': 'Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name.',
+    'sync.setDeviceName': 'Names this device (1 to 64 characters): a conflict copy made on any device says where its version was written by this name. Returns {deviceName}; -32002 emptyName or nameTooLong.',
     'sync.unlock': "Unlocks the account's end-to-end encrypted apps on this device with its passphrase (asked once: the key is kept in this database); an account without encryption turns it on with it (8 characters at least: -32002 passphraseTooShort). Losing the passphrase loses the synced copy, not this device's data. -32002 wrongPassphrase when it does not unlock them.",
     'sync.changePassphrase': "Changes the passphrase of the account's encrypted apps: its key is wrapped anew, nothing is encrypted again; every device keeps working, and a new one unlocks with the new passphrase. -32002 wrongPassphrase when passphrase is not the current one.",
-    'text.merge': 'Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Segments say where each part came from.',
-    'sync.now': "Pushes every local change and pulls every other device's, then answers what it did (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
+    'text.merge': 'Merges two edits of one text three-way, as sync does: both kept where they change different words; clean false where both changed the same words (theirs stands there). Returns {text, clean, clashes, segments}: the segments say where each part came from.',
+    'sync.now': "Pushes every local change and pulls every other device's, then answers what it did, {pushed, pulled, conflicts, pending} (with progress when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it goes out later).",
     'tools/list': 'MCP: the tools (every domain method).',
     'tools/call': 'MCP: runs a tool; domain errors come back as results with isError: true.',
     'rpc.discover': "The OpenRPC document of every method: params, results and errors, with JSON Schemas; the apps' entities as components.schemas; the notifications the server sends.",
@@ -463,8 +463,9 @@ class Server(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ServerDescribeErrorResult:
-        """The message of an error this server answered with, in the session's language: say an error on screen
-        again after the language changed.
+        """The message of an error this server answered with (its code and data as they came), in the session's
+        language: say an error on screen again after the language changed. Returns {message}; -32602 for a
+        code or data this server never answers with.
 
         Args:
             code: The error's code, as it came.
@@ -484,7 +485,8 @@ class Server(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ServerInfoResult:
-        """Version, database, schema version, edition and counts.
+        """Tells what this server is: its version, its database file (or :memory:), the schema version, the
+        free edition's limit and use, and how many items each app holds. Reads only.
 
         Args:
             progress: called with each `Progress` the server reports while it works on this call.
@@ -512,7 +514,10 @@ class Notes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Note:
-        """Creates a note, at the end of the list or at `atIndex`.
+        """Creates an ENotes text note: a title and/or text, an HSB colour (white by default) and a deadline,
+        at the end of the list or at the 0-based `atIndex`. Returns the note, at revision 1. -32002 when
+        title and text are both blank (emptyNote) or too long, or `atIndex` is past the end
+        (indexOutOfRange); -32003 past the free edition's limit.
 
         Args:
             title: The title. (at most 500 characters)
@@ -545,7 +550,8 @@ class Notes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Note:
-        """One note.
+        """Reads one note by its id: title, text, colour (HSB and hex), deadline, times and revision. -32001
+        when no note has that id.
 
         Args:
             id: The note's id.
@@ -564,10 +570,11 @@ class Notes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> NotesListResult:
-        """Notes in the user's order, a page at a time.
+        """Lists the notes in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor` for
+        the next page. Returns {items, nextCursor}; `nextCursor` is null on the last page.
 
         Args:
-            limit: Items per page (1...500, default 50). (page size, default 50)
+            limit: Items per page (1...500, default 50).
             cursor: The `nextCursor` of the previous page.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
@@ -589,7 +596,9 @@ class Notes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Note:
-        """Changes the given fields of a note; `deadline: null` clears it.
+        """Changes only the fields given of a note: title, text, colour or deadline (`deadline: null` clears
+        it). Returns the note, its revision one higher. -32001 when no note has that id; -32002 when it
+        would end blank or too long; -32006 when `ifRevision` is no longer its revision (nothing changes).
 
         Args:
             id: The note's id.
@@ -624,7 +633,7 @@ class Notes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a note.
+        """Deletes a note for good. Returns {id, deleted: true}; -32001 when no note has that id.
 
         Args:
             id: The note's id.
@@ -664,7 +673,8 @@ class Notes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Note:
-        """Moves a note to a 0-based position in the whole list.
+        """Moves a note to a 0-based position in the whole list (0 is the top); the others shift. Returns the
+        note at its new place; -32002 indexOutOfRange past the end, -32001 for an unknown id.
 
         Args:
             id: The note's id.
@@ -698,7 +708,10 @@ class Photos(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Photo:
-        """Adds a photo note at the end of the photo list.
+        """Adds a photo note at the end of the photo list, from an image given as base64 data, a file path, a
+        stored image's id or a finished upload, with a caption of at most 1000 characters. Returns the photo
+        note with its image's metadata. -32002 for an image that is not PNG, JPEG, GIF, WebP or HEIC, is
+        damaged or too large, or a path this client may not read; -32003 past the free edition's limit.
 
         Args:
             image: The photo: base64 data, a local path, an image id or a finished upload. (an image:
@@ -718,7 +731,8 @@ class Photos(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Photo:
-        """One photo note.
+        """Reads one photo note by its id: caption, times, revision and its image's metadata (the picture
+        itself comes from images.get). -32001 when no photo note has that id.
 
         Args:
             id: The photo note's id.
@@ -737,10 +751,11 @@ class Photos(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> PhotosListResult:
-        """Photo notes in the user's order, a page at a time.
+        """Lists the photo notes in the user's order, a page at a time, each with its image's metadata: pass an
+        answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}.
 
         Args:
-            limit: Items per page (1...500, default 50). (page size, default 50)
+            limit: Items per page (1...500, default 50).
             cursor: The `nextCursor` of the previous page.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
@@ -759,7 +774,9 @@ class Photos(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Photo:
-        """Sets the caption (null clears it).
+        """Sets a photo note's caption (null clears it). Returns the photo note, its revision one higher.
+        -32001 when no photo note has that id; -32002 captionTooLong past 1000 characters; -32006 when
+        `ifRevision` is no longer its revision.
 
         Args:
             id: The photo note's id.
@@ -788,7 +805,8 @@ class Photos(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a photo note (its image too, when nothing else uses it).
+        """Deletes a photo note, and its image when nothing else uses it. Returns {id, deleted: true}; -32001
+        when no photo note has that id.
 
         Args:
             id: The photo note's id.
@@ -828,7 +846,8 @@ class Photos(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Photo:
-        """Moves a photo note to a 0-based position in the photo list.
+        """Moves a photo note to a 0-based position in the photo list (0 is the top); the others shift. Returns
+        it at its new place; -32002 indexOutOfRange past the end.
 
         Args:
             id: The photo note's id.
@@ -862,7 +881,9 @@ class Images(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> StoredImage:
-        """A stored image in base64: the original byte for byte, or a smaller copy for showing it.
+        """Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the
+        default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or
+        `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.
 
         Args:
             id: The image's id.
@@ -901,7 +922,9 @@ class Images(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ImagesBeginUploadResult:
-        """Begins an image upload of byteSize bytes, to be sent in chunks.
+        """Begins uploading an image too large for one message, `byteSize` bytes in chunks: then
+        images.appendUpload each chunk and images.finishUpload. Returns {uploadId, byteSize, received,
+        chunkBytes, finished}. -32002 imageTooLarge past --max-image-bytes, tooManyUploads past 8 at once.
 
         Args:
             byteSize (or byte_size): The image's size in bytes.
@@ -953,7 +976,10 @@ class Images(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ImagesBeginUploadResult:
-        """Adds the next chunk; a chunk sent again after a lost answer is accepted once more.
+        """Adds the next chunk of an upload (base64, at most `chunkBytes` bytes) at `offset`, the bytes
+        received so far; a chunk sent again after a lost answer is accepted once more. Returns the upload
+        with what it has `received`. -32002 uploadOffset (its limit says where to resume), chunkTooLarge or
+        imageTooLarge; -32001 for an unknown upload.
 
         Args:
             uploadId (or upload_id): The upload's id, from images.beginUpload.
@@ -1003,7 +1029,9 @@ class Images(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ImagesBeginUploadResult:
-        """Ends an upload whose bytes have all arrived; then use {uploadId}.
+        """Ends an upload whose bytes have all arrived and checks that it is an image; then {uploadId} stands
+        for it wherever an image goes (photos.add, diary.create). Returns the upload, `finished: true`, with
+        its mimeType. -32002 uploadIncomplete or unsupportedImage.
 
         Args:
             uploadId (or upload_id): The upload's id, from images.beginUpload.
@@ -1049,7 +1077,8 @@ class Images(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ImagesDiscardUploadResult:
-        """Abandons an upload: what arrived is dropped.
+        """Abandons an upload: what arrived is dropped. Returns {uploadId, discarded: true}; -32001 for an
+        unknown upload.
 
         Args:
             uploadId (or upload_id): The upload's id, from images.beginUpload.
@@ -1083,10 +1112,12 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> RemindersListResult:
-        """Reminders in the user's order; `editingId` is this connection's.
+        """Lists the reminders in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor`
+        for the next page. Returns {items, nextCursor, editingId}; `editingId` is the reminder this
+        connection is editing, if any.
 
         Args:
-            limit: Items per page (1...500, default 50). (page size, default 50)
+            limit: Items per page (1...500, default 50).
             cursor: The `nextCursor` of the previous page.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
@@ -1102,7 +1133,8 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Reminder:
-        """One reminder.
+        """Reads one reminder by its id: title, memo, whether it is done, times and revision. -32001 when no
+        reminder has that id.
 
         Args:
             id: The reminder's id.
@@ -1124,7 +1156,8 @@ class Reminders(Namespace):
         timeout: float | None | Unset = UNSET,
     ) -> RemindersAddResult:
         """Tap to add: ends the current editing (a blank reminder is removed), inserts a reminder at the end or
-        after `afterId`, and edits it.
+        after `afterId`, and edits it. Returns {reminder, removedIds}: the new reminder and any blank one
+        removed. -32001 for an unknown `afterId`.
 
         Args:
             title: The title (default empty).
@@ -1153,7 +1186,8 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> RemindersAddResult:
-        """Puts the cursor in a reminder; the previous editing ends (with cleanup).
+        """Puts the cursor in a reminder: the previous editing ends, and a blank reminder left behind is
+        removed. Returns {reminder, removedIds}; -32001 when no reminder has that id.
 
         Args:
             id: The reminder's id.
@@ -1172,7 +1206,8 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> RemindersEndEditingResult:
-        """The keyboard is dismissed: editing ends; a blank reminder is removed.
+        """The keyboard is dismissed: editing ends, and the reminder being edited is removed when its title is
+        blank. Returns {reminder, removedId}, either null when there was nothing to end or remove.
 
         Args:
             progress: called with each `Progress` the server reports while it works on this call.
@@ -1195,7 +1230,9 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Reminder:
-        """Changes title and/or memo (`memo: null` clears it); a blank title only while editing it.
+        """Changes the title and/or memo (`memo: null` clears it); a blank title only while the reminder is
+        being edited. Returns the reminder; -32001 when no reminder has that id; -32002 emptyTitle or too
+        long; -32006 when `ifRevision` is no longer its revision.
 
         Args:
             id: The reminder's id.
@@ -1227,7 +1264,7 @@ class Reminders(Namespace):
         timeout: float | None | Unset = UNSET,
     ) -> RemindersSubmitResult:
         """Return in the title field: a new blank reminder right after it (editing moves there), or, for a
-        blank title, its removal.
+        blank title, its removal. Returns {created, removedId}; -32001 when no reminder has that id.
 
         Args:
             id: The reminder's id.
@@ -1246,7 +1283,8 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Reminder:
-        """Marks a reminder done or not done.
+        """Marks a reminder done (`completed: true`) or not done; the same call again changes nothing. Returns
+        the reminder; -32001 when no reminder has that id.
 
         Args:
             id: The reminder's id.
@@ -1267,7 +1305,8 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Reminder:
-        """Flips a reminder's completion.
+        """Flips a reminder between done and not done. Returns the reminder; -32001 when no reminder has that
+        id.
 
         Args:
             id: The reminder's id.
@@ -1285,7 +1324,7 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a reminder (swipe).
+        """Deletes a reminder (a swipe). Returns {id, deleted: true}; -32001 when no reminder has that id.
 
         Args:
             id: The reminder's id.
@@ -1325,7 +1364,8 @@ class Reminders(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Reminder:
-        """Moves a reminder to a 0-based position in the whole list.
+        """Moves a reminder to a 0-based position in the whole list (0 is the top); the others shift. Returns
+        the reminder at its new place; -32002 indexOutOfRange past the end.
 
         Args:
             id: The reminder's id.
@@ -1359,7 +1399,10 @@ class Diary(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DiaryPost:
-        """Creates a post dated now: text of any length and/or up to 4 photos.
+        """Creates a Moments diary post dated now: text of any length and/or up to 4 photos (base64 data, file
+        paths, stored images' ids or finished uploads). Returns the post with its photos' metadata and
+        layout. -32002 emptyPost with neither, tooManyImages past 4, or an image refused as photos.add
+        refuses it.
 
         Args:
             text: The text.
@@ -1378,7 +1421,8 @@ class Diary(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DiaryPost:
-        """A post with all its photos and the detail layout.
+        """Reads one diary post by its id: its text, date, all its photos' metadata and the detail layout.
+        -32001 when no post has that id.
 
         Args:
             id: The post's id.
@@ -1400,7 +1444,9 @@ class Diary(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DiaryPost:
-        """Changes the text (null removes it) and/or replaces the photos.
+        """Changes a diary post's text (null removes it) and/or replaces all its photos. Returns the post;
+        -32001 when no post has that id; -32002 when it would end empty; -32006 when `ifRevision` is no
+        longer its revision.
 
         Args:
             id: The post's id.
@@ -1431,7 +1477,8 @@ class Diary(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a post (its photos too, when nothing else uses them).
+        """Deletes a diary post, and its photos when nothing else uses them. Returns {id, deleted: true};
+        -32001 when no post has that id.
 
         Args:
             id: The post's id.
@@ -1450,10 +1497,11 @@ class Diary(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DiaryListResult:
-        """Post previews, newest first: date, excerpt, the first two photos' metadata.
+        """Lists diary post previews, newest first, a page at a time: date, an excerpt and the first two
+        photos' metadata. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.
 
         Args:
-            limit: Items per page (1...500, default 50). (page size, default 50)
+            limit: Items per page (1...500, default 50).
             cursor: The `nextCursor` of the previous page.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
@@ -1476,10 +1524,11 @@ class Messages(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> MessagesListResult:
-        """Stored messages, newest first (index 0 is the bottom of the chat).
+        """Lists the stored chat messages, newest first (index 0 is the bottom of the chat), a page at a time;
+        older ones come from messages.loadMore. Returns {items, nextCursor}.
 
         Args:
-            limit: Items per page (1...500, default 50). (page size, default 50)
+            limit: Items per page (1...500, default 50).
             cursor: The `nextCursor` of the previous page.
             progress: called with each `Progress` the server reports while it works on this call.
             timeout: seconds to wait for the answer, `None` for ever (default: the client's `timeout`).
@@ -1495,9 +1544,10 @@ class Messages(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> MessagesLoadMoreResult:
-        """The user scrolled to the top: fetches, stores and returns the next older batch from the feed.
-        Answered when the feed answers: later requests are not held back (match the answer by id);
-        `notifications/cancelled` ends the wait with -32800.
+        """The user scrolled to the top: fetches, stores and returns the next older batch from the feed, as
+        {items, endOfHistory}. Answered when the feed answers: later requests are not held back (match the
+        answer by id); `notifications/cancelled` ends the wait with -32800. -32004 when the feed cannot be
+        reached.
 
         Args:
             limit: How many to ask for (default 20).
@@ -1517,7 +1567,8 @@ class Messages(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Message:
-        """Stores a message from the local user as the newest one.
+        """Stores a message from the local user as the newest one. Returns the message; -32002 emptyMessage
+        when the text is blank, messageTooLong past 10,000 characters.
 
         Args:
             text: The text: not blank, at most 10,000 characters.
@@ -1535,7 +1586,7 @@ class Messages(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> Message:
-        """One message.
+        """Reads one chat message by its id: author, text and times. -32001 when no message has that id.
 
         Args:
             id: The message's id.
@@ -1553,7 +1604,8 @@ class Messages(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a message (with --sync, only one its account sent).
+        """Deletes a chat message (with --sync, only one this account sent). Returns {id, deleted: true};
+        -32001 when no message has that id; -32002 notAuthor for another account's.
 
         Args:
             id: The message's id.
@@ -1577,7 +1629,8 @@ class Board(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> BoardPost:
-        """Creates a post (title 1...255 characters; spaces alone are fine).
+        """Creates a Board post with a title of 1...255 characters (spaces alone are fine) and no votes.
+        Returns the post; -32002 emptyTitle or titleTooLong.
 
         Args:
             title: The title.
@@ -1596,7 +1649,8 @@ class Board(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> BoardPost:
-        """One post.
+        """Reads one Board post by its id: title, votes and score, and with a voter, `myVote`. -32001 when no
+        post has that id.
 
         Args:
             id: The post's id.
@@ -1616,7 +1670,8 @@ class Board(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> DeleteResult:
-        """Deletes a post (with --sync, only one its account wrote).
+        """Deletes a Board post (with --sync, only one this account wrote). Returns {id, deleted: true}; -32001
+        when no post has that id; -32002 notAuthor for another account's.
 
         Args:
             id: The post's id.
@@ -1636,8 +1691,8 @@ class Board(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> BoardPost:
-        """Votes up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch, clear:
-        withdraw).
+        """Votes a Board post up or down; with a voter, one vote per voter (repeat: no-op, opposite: switch,
+        clear: withdraw). Returns the post with its votes; -32001 when no post has that id.
 
         Args:
             id: The post's id.
@@ -1661,11 +1716,12 @@ class Board(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> BoardListResult:
-        """Posts by votes (default: votes desc, then title), title, new, hot or best, in consistent pages.
+        """Lists Board posts by votes (the default: most first, then by title), title, new, hot or best, in
+        consistent pages. Returns {items, nextCursor}; pass `nextCursor` as `cursor` for the next page.
 
         Args:
             sort: The order (default votes). (one of votes, title, new, hot, best)
-            limit: Items per page (1...500, default 50). (page size, default 50)
+            limit: Items per page (1...500, default 50).
             cursor: The `nextCursor` of the previous page.
             voter: Who is voting or asking; gives one vote per voter and `myVote`. With --sync the voter
                 is always the account.
@@ -1700,7 +1756,8 @@ class Changes(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> ChangesSinceResult:
-        """Committed changes after a cursor, oldest first; without a cursor, none and the current cursor.
+        """Lists the committed changes after a cursor, oldest first, each {seq, at, domain, kind, id}; without
+        a cursor, none and the current cursor to start from. Returns {events, nextCursor, hasMore}.
 
         Args:
             cursor: Where the last call (or changes.subscribe) left off.
@@ -1779,7 +1836,7 @@ class Sync(Namespace):
         timeout: float | None | Unset = UNSET,
     ) -> SyncSetDeviceNameResult:
         """Names this device (1 to 64 characters): a conflict copy made on any device says where its version
-        was written by this name.
+        was written by this name. Returns {deviceName}; -32002 emptyName or nameTooLong.
 
         Args:
             name: The device's name, 1 to 64 characters.
@@ -1872,9 +1929,9 @@ class Sync(Namespace):
         progress: OnProgress | None = None,
         timeout: float | None | Unset = UNSET,
     ) -> SyncNowResult:
-        """Pushes every local change and pulls every other device's, then answers what it did (with progress
-        when asked). Answered when PostgreSQL answers; -32004 when it cannot be reached (nothing is lost: it
-        goes out later).
+        """Pushes every local change and pulls every other device's, then answers what it did, {pushed, pulled,
+        conflicts, pending} (with progress when asked). Answered when PostgreSQL answers; -32004 when it
+        cannot be reached (nothing is lost: it goes out later).
 
         Args:
             progress: called with each `Progress` the server reports while it works on this call.
@@ -1900,8 +1957,8 @@ class Text(Namespace):
         timeout: float | None | Unset = UNSET,
     ) -> TextMergeResult:
         """Merges two edits of one text three-way, as sync does: both kept where they change different words;
-        clean false where both changed the same words (theirs stands there). Segments say where each part
-        came from.
+        clean false where both changed the same words (theirs stands there). Returns {text, clean, clashes,
+        segments}: the segments say where each part came from.
 
         Args:
             base: The text both edits started from.
@@ -2059,7 +2116,8 @@ class Methods:
         timeout: float | None | Unset = UNSET,
     ) -> dict[str, Any]:
         """Everything as one self-describing JSON document (format, version, every app, images as base64); with
-        `path`, streamed into that file.
+        `path`, streamed into that file and answered {path, bytes, counts}. -32002 fileExists for a file
+        already there without `overwrite`, or a path this client may not write.
 
         Args:
             path: Write the document into this file (in an existing folder) and answer {path, bytes,
@@ -2084,7 +2142,8 @@ class Methods:
         timeout: float | None | Unset = UNSET,
     ) -> ImportResult:
         """Imports an export, from `document` or from the file at `path`: `replace` makes the database the
-        document; `merge` adds what is not there yet.
+        document; `merge` adds what is not there yet. Returns {imported} (counts); a failed import changes
+        nothing. -32002 for a document that is no export, or a path this client may not read.
 
         Args:
             document: A document produced by `export`.
@@ -2108,7 +2167,8 @@ class Methods:
         timeout: float | None | Unset = UNSET,
     ) -> SearchResult:
         """Finds text across notes, photo captions, diary, reminders, messages and board titles (pieces of
-        words, any language).
+        words, any language). Returns {hits}: each {domain, id, title, snippet}, the match in the snippet
+        marked **like this**.
 
         Args:
             query: Words or pieces of words; all must match. Taken as plain text.
