@@ -23,7 +23,8 @@ import Testing
         let names = Set(tools.compactMap { $0["name"]?.stringValue })
         for method in methods.compactMap({ $0["name"]?.stringValue }) where method.contains(".") {
             guard !["rpc.discover", "changes.subscribe", "changes.unsubscribe"].contains(method) else { continue }
-            #expect(names.contains(method.replacingOccurrences(of: ".", with: "_")), "\(method) is not a tool")
+            let tool = method.replacing(/[.A-Z]/) { match in "_" + (match.output == "." ? "" : match.output.lowercased()) }
+            #expect(names.contains(tool), "\(method) is not a tool")
         }
         let create = try #require(tools.first { $0["name"] == "notes_create" })
         #expect(create["inputSchema"]?["type"] == "object")
@@ -32,7 +33,7 @@ import Testing
         // and describes its structured content.
         for tool in tools {
             let name = tool["name"]?.stringValue ?? ""
-            #expect(tool["annotations"]?["openWorldHint"] == .bool(["messages_loadMore", "sync_now", "sync_unlock", "sync_changePassphrase"].contains(name)), "\(name)")
+            #expect(tool["annotations"]?["openWorldHint"] == .bool(["messages_load_more", "sync_now", "sync_unlock", "sync_change_passphrase"].contains(name)), "\(name)")
             for hint in ["readOnlyHint", "destructiveHint", "idempotentHint"] {
                 #expect(tool["annotations"]?[hint]?.boolValue != nil, "\(name) \(hint)")
             }
@@ -41,6 +42,32 @@ import Testing
         let export = try #require(tools.first { $0["name"] == "export" })
         #expect(export["annotations"]?["destructiveHint"] == true)
         #expect(export["inputSchema"]?["properties"]?["overwrite"]?["type"] == "boolean")
+    }
+
+    /// One naming style, MCP's snake_case, in tools/list and tools/call alike; a method's own name or the older
+    /// camelCase tool name is refused with the tool's name.
+    @Test func toolNamesAreSnakeCaseAndOnlyThoseAreCalled() throws {
+        let server = try SatchelProcess()
+        let tools = try #require(server.call(request(1, "tools/list"))?["result"]?["tools"]?.arrayValue)
+        let names = tools.compactMap { $0["name"]?.stringValue }
+        for name in names {
+            #expect(name.wholeMatch(of: /[a-z]+(_[a-z]+)*/) != nil, "\(name)")
+        }
+        #expect(names.contains("reminders_set_completed") && names.contains("images_begin_upload"))
+        let added = server.call(request(2, "tools/call", ["name": "reminders_add", "arguments": ["title": "Milk"]]))
+        let id = try #require(added?["result"]?["structuredContent"]?["reminder"]?["id"])
+        let done = server.call(request(3, "tools/call", [
+            "name": "reminders_set_completed", "arguments": ["id": id, "completed": true],
+        ]))?["result"]
+        #expect(done?["isError"] == false)
+        #expect(done?["structuredContent"]?["completed"] == true)
+        for old in ["reminders_setCompleted", "reminders.setCompleted"] {
+            let refused = server.call(request(4, "tools/call", ["name": .string(old), "arguments": ["id": id, "completed": false]]))
+            #expect(refused?["error"]?["code"] == -32602, "\(old)")
+            #expect(refused?["error"]?["data"]?["expected"] == "\"reminders_set_completed\"", "\(old)")
+        }
+        let unknown = server.call(request(5, "tools/call", ["name": "reminders_frobnicate"]))
+        #expect(unknown?["error"]?["data"]?["expected"] == "the name of a tool from tools/list")
     }
 
     @Test func toolResultsCarryStructuredContentAndText() throws {

@@ -151,7 +151,7 @@ import Darwin
         let started = Date()
         Self.lines(
             server,
-            request(1, "tools/call", ["name": "messages_loadMore", "arguments": ["limit": 2]]),
+            request(1, "tools/call", ["name": "messages_load_more", "arguments": ["limit": 2]]),
             request(2, "tools/call", ["name": "notes_create", "arguments": ["title": "meanwhile"]]))
         let note = server.readMessage(timeout: 1.5)
         #expect(note?["id"] == 2 && note?["result"]?["structuredContent"]?["title"] == "meanwhile")
@@ -161,11 +161,11 @@ import Darwin
         #expect(load?["result"]?["structuredContent"]?["items"]?.arrayValue?.count == 2)
         // A feed that fails: the tool's result says so (isError), as for any tool.
         let refused = try SatchelProcess(["--memory", "--messages-feed", "http://127.0.0.1:9/feed", "--feed-timeout", "2"])
-        let failed = refused.call(request(1, "tools/call", ["name": "messages_loadMore", "arguments": [:]]))
+        let failed = refused.call(request(1, "tools/call", ["name": "messages_load_more", "arguments": [:]]))
         #expect(failed?["result"]?["isError"] == true)
         #expect(failed?["result"]?["structuredContent"]?["error"]?["code"] == -32004)
         // Bad arguments, too, without waiting.
-        let bad = refused.call(request(2, "tools/call", ["name": "messages_loadMore", "arguments": ["limit": 0]]))
+        let bad = refused.call(request(2, "tools/call", ["name": "messages_load_more", "arguments": ["limit": 0]]))
         #expect(bad?["result"]?["isError"] == true)
         #expect(bad?["result"]?["structuredContent"]?["error"]?["code"] == -32602)
     }

@@ -265,8 +265,8 @@ def test_every_tool_says_what_it_does_to_data():
             assert tool.annotations is not None, name
             assert all(isinstance(value, bool) for value in hints(tool).values()), name
             assert field(tool, "output_schema")["type"] == "object", name
-            assert hints(tool)["open_world_hint"] == (name in ("messages_loadMore", "sync_now", "sync_unlock", "sync_changePassphrase")), name
-            reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "server_describeError",
+            assert hints(tool)["open_world_hint"] == (name in ("messages_load_more", "sync_now", "sync_unlock", "sync_change_passphrase")), name
+            reads = name.endswith(("_get", "_list")) or name in ("search", "server_info", "server_describe_error",
                                                                  "changes_since", "sync_status", "text_merge")
             assert hints(tool)["read_only_hint"] == reads, name
             if reads:
@@ -275,11 +275,11 @@ def test_every_tool_says_what_it_does_to_data():
                      "messages_delete", "import", "export", "notes_update", "diary_update"):
             assert hints(tools[name])["destructive_hint"], name
         for name in ("notes_create", "photos_add", "diary_create", "board_create", "messages_send",
-                     "reminders_add", "notes_move", "reminders_setCompleted"):
+                     "reminders_add", "notes_move", "reminders_set_completed"):
             assert not hints(tools[name])["destructive_hint"], name
         assert not hints(tools["notes_create"])["idempotent_hint"]
         assert hints(tools["notes_delete"])["idempotent_hint"]
-        assert hints(tools["reminders_setCompleted"])["idempotent_hint"]
+        assert hints(tools["reminders_set_completed"])["idempotent_hint"]
         assert not hints(tools["reminders_toggle"])["idempotent_hint"]
 
     run(scenario)
@@ -304,7 +304,7 @@ def test_structured_results_match_their_output_schemas():
             ("photos_list", {}), ("images_get", {"id": photo["image"]["id"]}), ("diary_get", {"id": post["id"]}),
             ("diary_list", {}), ("reminders_list", {}), ("reminders_update", {"id": reminder["id"], "title": "r"}),
             ("reminders_submit", {"id": reminder["id"]}), ("reminders_toggle", {"id": reminder["id"]}),
-            ("reminders_endEditing", {}), ("messages_list", {}), ("messages_loadMore", {}),
+            ("reminders_end_editing", {}), ("messages_list", {}), ("messages_load_more", {}),
             ("board_vote", {"id": board["id"], "direction": "up"}), ("board_list", {}), ("board_get", {"id": board["id"]}),
             ("changes_since", {}), ("search", {"query": "more"}), ("server_info", {}), ("export", {}),
             ("board_delete", {"id": board["id"]}),
@@ -325,7 +325,7 @@ def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     async def scenario(session, _):
-        load = asyncio.ensure_future(session.call_tool("messages_loadMore", {"limit": 2}))
+        load = asyncio.ensure_future(session.call_tool("messages_load_more", {"limit": 2}))
         await asyncio.sleep(0.3)
         created = await asyncio.wait_for(session.call_tool("notes_create", {"title": "meanwhile"}), 1.5)
         assert field(created, "structured_content")["title"] == "meanwhile"

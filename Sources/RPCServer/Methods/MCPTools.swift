@@ -1,9 +1,10 @@
 import Domain
 import Protocol
 
-/// MCP (SPEC §11): every domain method as a tool (`notes.create` → `notes_create`) with its input schema
-/// from the registry; `tools/call` runs it through the same validation and error translation as a direct
-/// call, and reports domain errors as `isError` results.
+/// MCP (SPEC §11): every domain method as a tool named in MCP's snake_case (`notes.create` → `notes_create`,
+/// `reminders.setCompleted` → `reminders_set_completed`) with its input schema from the registry;
+/// `tools/call` runs it through the same validation and error translation as a direct call, and reports
+/// domain errors as `isError` results.
 enum MCPTools {
     /// Protocol plumbing that is not a tool.
     static let excluded: Set<String> = [
@@ -12,8 +13,19 @@ enum MCPTools {
         "rpc.discover", "changes.subscribe", "changes.unsubscribe", "tools/list", "tools/call",
     ]
 
+    /// The tool's name of a method: a dot or a capital letter starts a new lower-case word. Any name given to
+    /// `tools/call` goes through it too, so a method's own name or an older camelCase tool name is known,
+    /// and refused with the tool's name.
     static func toolName(_ method: String) -> String {
-        String(decoding: method.utf8.map { $0 == UInt8(ascii: ".") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
+        var name: [UInt8] = []
+        for byte in method.utf8 {
+            switch byte {
+            case UInt8(ascii: "."): name.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): name += [UInt8(ascii: "_"), byte + 32]
+            default: name.append(byte)
+            }
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// What a client may assume of each tool (MCP tool annotations), by method. A method missing here gets
@@ -100,7 +112,10 @@ enum MCPTools {
             ) { params, session in
                 let name = params[nameParam]
                 guard let method = listing.byName[name] else {
-                    throw ServerError.invalidParam("name", expected: "the name of a tool from tools/list")
+                    // One name per tool: a method's name or an older one is refused with the tool's.
+                    let known = toolName(name)
+                    throw ServerError.invalidParam(
+                        "name", expected: listing.byName[known] == nil ? "the name of a tool from tools/list" : "\"\(known)\"")
                 }
                 let arguments = params.object("arguments") ?? JSONObject()
                 // A tool reaches files only inside the client's roots.
