@@ -86,6 +86,46 @@ import Testing
         #expect(deleted?["structuredContent"]?["deleted"] == true)
     }
 
+    /// images_get gives the picture as image content, a rendition (display unless thumbnail is asked for), and
+    /// the metadata as structured content without the bytes; the original is not a tool's to give.
+    @Test func anImageToolGivesImageContentOfARendition() throws {
+        let server = try SatchelProcess()
+        // A 4x3 PNG without transparency: its renditions are JPEG.
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGM4EaABRww4OQAsNg8BoqhHXQAAAABJRU5ErkJggg=="
+        let photo = server.call(request(1, "tools/call", ["name": "photos_add", "arguments": ["image": ["data": .string(png)]]]))
+        let id = try #require(photo?["result"]?["structuredContent"]?["image"]?["id"])
+        for (size, asked) in [("display", nil), ("thumbnail", "thumbnail")] as [(String, String?)] {
+            var arguments: JSONObject = ["id": id]
+            if let asked { arguments["size"] = .string(asked) }
+            let result = try #require(server.call(request(2, "tools/call", ["name": "images_get", "arguments": .object(arguments)]))?["result"])
+            #expect(result["isError"] == false)
+            let content = try #require(result["content"]?.arrayValue)
+            #expect(content.first?["type"] == "image")
+            #expect(content.first?["mimeType"] == "image/jpeg")
+            let bytes = try #require(Data(base64Encoded: content.first?["data"]?.stringValue ?? ""))
+            #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]), "a JPEG")
+            #expect(result["structuredContent"]?["data"] == nil)
+            #expect(result["structuredContent"]?["rendition"]?["size"] == .string(size))
+            #expect(result["structuredContent"]?["rendition"]?["byteSize"] == .integer(Int64(bytes.count)))
+            #expect(result["structuredContent"]?["image"]?["mimeType"] == "image/png")
+            // The bytes once only: the text block is the metadata.
+            let texts = content.compactMap { $0["type"] == "text" ? $0["text"]?.stringValue : nil }
+            #expect(texts.count == 1 && texts.allSatisfy { !$0.contains(content.first?["data"]?.stringValue ?? "-") })
+        }
+        let original = server.call(request(3, "tools/call", ["name": "images_get", "arguments": ["id": id, "size": "original"]]))?["result"]
+        #expect(original?["isError"] == true)
+        #expect(original?["structuredContent"]?["error"]?["data"]?["field"] == "size")
+        let tools = try #require(server.call(request(4, "tools/list"))?["result"]?["tools"]?.arrayValue)
+        let tool = try #require(tools.first { $0["name"] == "images_get" })
+        #expect(tool["inputSchema"]?["properties"]?["size"]?["enum"] == ["thumbnail", "display"])
+        #expect(tool["outputSchema"]?["properties"]?["data"] == nil)
+        #expect(tool["outputSchema"]?["required"] == ["image", "rendition"])
+        // The method itself is as it was: the original by default, in base64.
+        let direct = server.call(request(5, "images.get", ["id": id]))?["result"]
+        #expect(direct?["rendition"]?["size"] == "original")
+        #expect(direct?["data"] == .string(png))
+    }
+
     @Test func domainAndArgumentErrorsAreErrorResultsAndUnknownToolsAreInvalidParams() throws {
         let server = try SatchelProcess(["--memory", "--locale", "ja"])
         let domain = server.call(request(1, "tools/call", ["name": "notes_get", "arguments": ["id": "note_x"]]))?["result"]

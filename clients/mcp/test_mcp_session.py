@@ -316,6 +316,29 @@ def test_structured_results_match_their_output_schemas():
     run(scenario)
 
 
+def test_an_image_comes_as_image_content_of_a_rendition():
+    """images_get: the SDK gets an image block (the display rendition, a JPEG of the PNG that was added) and
+    the metadata as structured content, checked against the output schema, without the bytes."""
+    async def scenario(session, _):
+        photo = await session.call_tool("photos_add", {"image": {"data": base64.b64encode(PNG).decode()}})
+        image_id = field(photo, "structured_content")["image"]["id"]
+        result = await session.call_tool("images_get", {"id": image_id})
+        assert not field(result, "is_error"), result
+        image = result.content[0]
+        assert isinstance(image, types.ImageContent)
+        assert field(image, "mime_type") == "image/jpeg"
+        assert base64.b64decode(image.data).startswith(b"\xff\xd8\xff")
+        structured = field(result, "structured_content")
+        assert "data" not in structured
+        assert structured["rendition"]["size"] == "display" and structured["image"]["mimeType"] == "image/png"
+        thumbnail = await session.call_tool("images_get", {"id": image_id, "size": "thumbnail"})
+        assert field(thumbnail, "structured_content")["rendition"]["size"] == "thumbnail"
+        original = await session.call_tool("images_get", {"id": image_id, "size": "original"})
+        assert error_of(original)["field"] == "size"
+
+    run(scenario)
+
+
 def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
     import subprocess
     import sys

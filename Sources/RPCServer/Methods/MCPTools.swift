@@ -88,7 +88,9 @@ enum MCPTools {
     }
 
     static func register(into registry: inout MethodRegistry, logger: Logger) {
-        let tools = registry.methods.filter { !excluded.contains($0.name) }
+        let tools = registry.methods.filter { !excluded.contains($0.name) }.map { method in
+            method.name == MCPImageTool.methodName ? MCPImageTool.tool(of: method) : method
+        }
         let listing = Listing(tools)
         let nameParam = Required.string("name", Schema.string(), "The tool's name, as tools/list gives it.")
         registry.register([
@@ -144,6 +146,10 @@ enum MCPTools {
         switch outcome {
         case .success(let value):
             let expanded = value.expanded
+            if let present = method.toolContent {
+                let (content, structured) = present(expanded)
+                return ["content": .array(content), "structuredContent": structured, "isError": false]
+            }
             let structured: JSONValue = returnsObject(method) ? expanded : ["result": expanded]
             return [
                 "content": [["type": "text", "text": .string(JSONWriter.string(expanded))]],

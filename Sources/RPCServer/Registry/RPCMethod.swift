@@ -30,6 +30,9 @@ final class RPCMethod {
     /// The errors of an app's rules it may answer with, beyond those its shape tells (`rpc.discover` lists
     /// them: ``OpenRPCDocument/errors(of:)``).
     private(set) var raises: [ErrorCode] = []
+    /// Set for an MCP tool whose result holds a picture (``MCPImageTool``): the result as the tool's content
+    /// blocks and structured content. `nil`: the result's JSON is the text, and the structured content.
+    var toolContent: ((JSONValue) -> (content: [JSONValue], structured: JSONValue))?
 
     init(
         _ name: String, title: String? = nil, summary: String, params: [ParamSpec] = [], result: JSONValue?,

@@ -1010,7 +1010,7 @@ public struct PhotosMethods: Sendable {
 public struct ImagesMethods: Sendable {
     let satchel: Satchel
 
-    /// Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.
+    /// Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id. As an MCP tool it gives the picture itself as image content, display (the default) or thumbnail, never the original, and {image, rendition} as structured content.
     ///
     /// - Parameters:
     ///   - id: The image's id.

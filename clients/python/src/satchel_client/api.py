@@ -40,7 +40,7 @@ METHODS: dict[str, str] = {
     'photos.update': "Sets a photo note's caption (null clears it). Returns the photo note, its revision one higher. -32001 when no photo note has that id; -32002 captionTooLong past 1000 characters; -32006 when `ifRevision` is no longer its revision.",
     'photos.delete': 'Deletes a photo note, and its image when nothing else uses it. Returns {id, deleted: true}; -32001 when no photo note has that id.',
     'photos.move': 'Moves a photo note to a 0-based position in the photo list (0 is the top); the others shift. Returns it at its new place; -32002 indexOutOfRange past the end.',
-    'images.get': "Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.",
+    'images.get': "Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id. As an MCP tool it gives the picture itself as image content, display (the default) or thumbnail, never the original, and {image, rendition} as structured content.",
     'images.beginUpload': 'Begins uploading an image too large for one message, `byteSize` bytes in chunks: then images.appendUpload each chunk and images.finishUpload. Returns {uploadId, byteSize, received, chunkBytes, finished}. -32002 imageTooLarge past --max-image-bytes, tooManyUploads past 8 at once.',
     'images.appendUpload': 'Adds the next chunk of an upload (base64, at most `chunkBytes` bytes) at `offset`, the bytes received so far; a chunk sent again after a lost answer is accepted once more. Returns the upload with what it has `received`. -32002 uploadOffset (its limit says where to resume), chunkTooLarge or imageTooLarge; -32001 for an unknown upload.',
     'images.finishUpload': 'Ends an upload whose bytes have all arrived and checks that it is an image; then {uploadId} stands for it wherever an image goes (photos.add, diary.create). Returns the upload, `finished: true`, with its mimeType. -32002 uploadIncomplete or unsupportedImage.',
@@ -883,7 +883,9 @@ class Images(Namespace):
     ) -> StoredImage:
         """Gives a stored image (a photo note's or a diary post's) in base64: the original byte for byte (the
         default), or an upright copy without metadata for showing it, `display` (at most 1600 px a side) or
-        `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id.
+        `thumbnail` (at most 320 px). Returns {image, data, rendition}; -32001 when no image has that id. As
+        an MCP tool it gives the picture itself as image content, display (the default) or thumbnail, never
+        the original, and {image, rendition} as structured content.
 
         Args:
             id: The image's id.
