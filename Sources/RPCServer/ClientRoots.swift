@@ -6,10 +6,11 @@ import Foundation
 #endif
 import Protocol
 
-/// The folders an MCP client lets the server's tools use: its roots (MCP's `roots` capability), asked for
-/// with the server's own request `roots/list` once the client is initialized and again whenever it says
-/// `notifications/roots/list_changed`. A client that declared no roots capability, or answered with an
-/// error, has none: its tools reach no files.
+/// The folders an MCP client lets the server's tools use: its roots (MCP's `roots` capability of the
+/// handshake versions), asked for with the server's own request `roots/list` once the client is initialized
+/// and again whenever it says `notifications/roots/list_changed`. A client that declared the capability
+/// but answered with an error has none: its tools reach no files. A client without the capability (every
+/// 2026-07-28 client: that version has no roots) has the folders of `--files-root`, or none without it.
 ///
 /// While the server waits for the answer, the requests that arrive meanwhile wait too (the dispatcher holds
 /// them back, in order): a tool call right after `notifications/initialized` is checked against the roots
@@ -101,11 +102,15 @@ struct ClientRoots {
         return max(0, since + Self.answerTimeoutMilliseconds - now)
     }
 
-    /// The folders the client declared, as a restriction of `base`: none when it declared none (or has
-    /// not answered yet).
+    /// Where the client's tools may reach within `base` (the server's `--files-root` folders, or anywhere):
+    /// the roots it declared, none while they are asked for; for a client without the roots capability,
+    /// `base` when `--files-root` confines it, and nothing when it does not.
     func fileAccess(within base: FileAccess) -> FileAccess {
-        if case .known(let folders) = state { return base.restricted(to: folders, scope: .clientRoots) }
-        return base.restricted(to: [], scope: .clientRoots)
+        switch state {
+        case .known(let folders): return base.restricted(to: folders, scope: .clientRoots)
+        case .none where !base.isUnrestricted: return base
+        case .none, .wanted, .asking: return base.restricted(to: [], scope: .clientRoots)
+        }
     }
 
     /// `file:///home/me/Notes` → `/home/me/Notes` (percent-escapes decoded); `nil` for anything else.

@@ -59,7 +59,9 @@ enum CommandLineOptions {
           --max-image-bytes N       largest accepted image in bytes (default 20971520)
           --files-root DIR          read and write files (export, import, images by path)
                                     only inside DIR; repeatable (default: wherever the
-                                    user may; MCP tools: only inside the client's roots)
+                                    user may). MCP tools: only inside the client's roots;
+                                    for a client without roots (every MCP 2026-07-28
+                                    client), only inside DIR; with neither, no files
           --sync URL                sync with the PostgreSQL database of this libpq connection
                                     URI (postgresql://role@host/db; the password as libpq takes
                                     it: the URI, PGPASSWORD or ~/.pgpass); the role is the account

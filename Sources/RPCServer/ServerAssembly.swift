@@ -71,6 +71,7 @@ struct ServerAssembly {
         var registry = MethodRegistry()
         registry.register(
             ServerMethods.methods(configuration: configuration, store: store, debugStrayOutput: debugStrayOutput))
+        registry.register(MCPProtocol.discover)
         // The apps' methods: each reads or writes the database, under the model's rules.
         let apps = [
             NoteMethods.methods(store: store), PhotoMethods.methods(store: store), ReminderMethods.methods(store: store),

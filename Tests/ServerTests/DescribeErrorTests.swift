@@ -17,6 +17,7 @@ import Testing
             request(7, "notes.create", ["title": 5]),  // -32602
             request(8, "notes.frobnicate"),  // -32601
             request(9, "board.create", ["title": .string(String(repeating: "a", count: 300))]),  // -32002 with limit
+            request(15, "tools/list", ["_meta": ["io.modelcontextprotocol/protocolVersion": "2099-01-01"]]),  // -32022
         ]
         for line in failing {
             let english = try #require(server.call(line)?["error"], "\(line)")

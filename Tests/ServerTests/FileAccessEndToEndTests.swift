@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    /// A client without roots (every 2026-07-28 client) reaches the folders of `--files-root`, and only those.
+    @Test func aClientWithoutRootsReachesTheFilesRoot() throws {
+        try Self.withFolders { inside, outside in
+            let server = try SatchelProcess(["--memory", "--files-root", inside])
+            _ = server.call(request(1, "initialize", ["protocolVersion": "2025-06-18", "capabilities": [:]]))
+            for (id, folder) in [(2, inside), (3, outside)] {
+                let answer = server.call(request(id, "tools/call", [
+                    "name": "photos_add", "arguments": ["image": ["path": .string(folder + "/photo.png")]],
+                ]))?["result"]
+                let refused = answer?["structuredContent"]?["error"]?["data"]?["reason"]
+                #expect(refused == (folder == inside ? nil : "outsideFilesRoot"), "\(folder)")
+            }
+        }
+    }
+
     @Test func aClientWithoutTheRootsCapabilityIsNeverAskedAndItsToolsReachNoFiles() throws {
         try Self.withFolders { inside, _ in
             let server = try SatchelProcess()

@@ -1,60 +1,18 @@
-"""An MCP session with satchel, driven by the official MCP Python SDK over stdio.
+"""An MCP session with satchel, driven by the official MCP Python SDK over stdio: its tools, in each way the
+SDK connects (mcp_session.MODES).
 
-Run by scripts/test (which creates the virtual environment); SATCHEL_BINARY names the server binary.
+Run by scripts/test (which creates the virtual environments); SATCHEL_BINARY names the server binary.
 """
 import asyncio
 import base64
-import os
 import pathlib
 
 import mcp.types as types
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("SATCHEL_BINARY", str(ROOT / ".build" / "debug" / "satchel"))
+from mcp_session import PNG, ROOT, error_of, field, run
 
 
-def field(model, name):
-    """Reads a field of an MCP SDK model by its snake_case name (as in SDK 2.x), or by its camelCase name in SDK 1.x."""
-    if name in type(model).model_fields:
-        return getattr(model, name)
-    first, *rest = name.split("_")
-    return getattr(model, first + "".join(word.capitalize() for word in rest))
-
-
-def run(scenario, roots=None, args=()):
-    """Runs `scenario(session, init)` against a new satchel (started with `args` too). With `roots` (a list
-    of folders, which the scenario may change), the client declares MCP's roots capability and answers
-    `roots/list` with them."""
-    async def list_roots(context):
-        return types.ListRootsResult(roots=[types.Root(uri=folder.as_uri(), name=folder.name) for folder in roots])
-
-    async def main():
-        params = StdioServerParameters(command=BINARY, args=["--memory", *args])
-        async with stdio_client(params) as (read, write):
-            callback = list_roots if roots is not None else None
-            async with ClientSession(read, write, list_roots_callback=callback) as session:
-                init = await session.initialize()
-                return await scenario(session, init)
-
-    return asyncio.run(main())
-
-
-#: A 4x3 PNG, for photos handed over by path.
-PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGM4EaABRww4OQAsNg8BoqhHXQAAAABJRU5ErkJggg==")
-
-
-def test_initialize_answers_as_an_mcp_server():
-    async def scenario(session, init):
-        assert field(init, "server_info").name == "satchel"
-        assert init.capabilities.tools is not None
-        assert field(init, "protocol_version") in ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-
-    run(scenario)
-
-
-def test_every_domain_method_is_a_tool_with_its_input_schema():
+def test_every_domain_method_is_a_tool_with_its_input_schema(mode):
     async def scenario(session, _):
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         for name in ["notes_create", "notes_get", "reminders_submit", "diary_list", "board_vote", "search"]:
@@ -64,10 +22,10 @@ def test_every_domain_method_is_a_tool_with_its_input_schema():
         assert "title" in schema["properties"]
         assert "initialize" not in tools and "ping" not in tools
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_create_and_read_a_note_through_tools():
+def test_create_and_read_a_note_through_tools(mode):
     async def scenario(session, _):
         created = await session.call_tool("notes_create", {"title": "Groceries", "content": "milk"})
         assert not field(created, "is_error")
@@ -81,20 +39,20 @@ def test_create_and_read_a_note_through_tools():
         listed = await session.call_tool("notes_list", {})
         assert [item["id"] for item in field(listed, "structured_content")["items"]] == [note["id"]]
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_a_validation_error_is_an_error_result():
+def test_a_validation_error_is_an_error_result(mode):
     async def scenario(session, _):
         result = await session.call_tool("notes_create", {"title": "   "})
         assert field(result, "is_error")
         assert field(result, "structured_content")["error"]["data"]["reason"] == "emptyNote"
         assert "title" in result.content[0].text.lower() or "note" in result.content[0].text.lower()
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_an_unknown_tool_is_a_protocol_error():
+def test_an_unknown_tool_is_a_protocol_error(mode):
     async def scenario(session, _):
         try:
             await session.call_tool("no_such_tool", {})
@@ -103,10 +61,10 @@ def test_an_unknown_tool_is_a_protocol_error():
             return
         raise AssertionError("an unknown tool was accepted")
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_search_finds_what_a_tool_wrote():
+def test_search_finds_what_a_tool_wrote(mode):
     async def scenario(session, _):
         await session.call_tool("notes_create", {"title": "Поездка в Киото", "content": "京都で紅葉を見る"})
         russian = await session.call_tool("search", {"query": "Киот"})
@@ -115,10 +73,10 @@ def test_search_finds_what_a_tool_wrote():
         assert len(field(japanese, "structured_content")["hits"]) == 1
         assert "**" in field(japanese, "structured_content")["hits"][0]["snippet"]
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_a_long_tool_reports_progress(tmp_path):
+def test_a_long_tool_reports_progress(mode, tmp_path):
     """`export` to a file through tools/call, with the SDK's progress callback: the token the SDK puts in
     `_meta` comes back on `notifications/progress`, ending at the total."""
     seen = []
@@ -135,119 +93,11 @@ def test_a_long_tool_reports_progress(tmp_path):
         assert field(result, "structured_content")["counts"]["notes"] == 30
         return path
 
-    path = run(scenario, roots=[tmp_path])
+    path = run(scenario, mode, args=["--files-root", str(tmp_path)])
     assert pathlib.Path(path).stat().st_size > 0
     assert seen, "progress was reported"
     assert seen[-1][0] == seen[-1][1] == 30
     assert [progress for progress, _ in seen] == sorted(progress for progress, _ in seen)
-
-
-def error_of(result):
-    """The `data` of a tool's error result (reason and field)."""
-    assert field(result, "is_error"), result
-    return field(result, "structured_content")["error"]["data"]
-
-
-def test_a_client_without_roots_reaches_no_files(tmp_path):
-    """No roots capability: export, import and images by path are refused with a message that says how to
-    get access; nothing is written or read. Data passed inline still works."""
-    (tmp_path / "photo.png").write_bytes(PNG)
-    (tmp_path / "old.json").write_text("kept")
-
-    async def scenario(session, _):
-        export = await session.call_tool("export", {"path": str(tmp_path / "new.json")})
-        assert error_of(export) == {"reason": "noFileAccess", "field": "path"}
-        assert "root" in export.content[0].text
-        replace = await session.call_tool("export", {"path": str(tmp_path / "old.json"), "overwrite": True})
-        assert error_of(replace)["reason"] == "noFileAccess"
-        imported = await session.call_tool("import", {"path": str(tmp_path / "old.json"), "mode": "merge"})
-        assert error_of(imported) == {"reason": "noFileAccess", "field": "path"}
-        photo = await session.call_tool("photos_add", {"image": {"path": str(tmp_path / "photo.png")}})
-        assert error_of(photo) == {"reason": "noFileAccess", "field": "image.path"}
-        post = await session.call_tool("diary_create", {"text": "x", "images": [{"path": str(tmp_path / "photo.png")}]})
-        assert error_of(post) == {"reason": "noFileAccess", "field": "images[0].path"}
-        inline = await session.call_tool("photos_add", {"image": {"data": base64.b64encode(PNG).decode()}})
-        assert not field(inline, "is_error")
-        listed = await session.call_tool("diary_list", {})
-        assert field(listed, "structured_content")["items"] == []
-
-    run(scenario)
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["old.json", "photo.png"]
-    assert (tmp_path / "old.json").read_text() == "kept"
-
-
-def test_a_client_with_a_root_reaches_files_inside_it_only(tmp_path):
-    """Inside the declared root, files work; outside it, directly, through `..` or through a symbolic link
-    inside the root that points out, they are refused, and nothing outside is written."""
-    inside, outside = tmp_path / "inside", tmp_path / "outside"
-    inside.mkdir()
-    outside.mkdir()
-    (inside / "photo.png").write_bytes(PNG)
-    (outside / "photo.png").write_bytes(PNG)
-    (inside / "out").symlink_to(outside)
-    escapes = [str(outside / "{}"), str(inside / ".." / "outside" / "{}"), str(inside / "out" / "{}")]
-
-    async def scenario(session, _):
-        await session.call_tool("notes_create", {"title": "kept"})
-        export = await session.call_tool("export", {"path": str(inside / "all.json")})
-        assert not field(export, "is_error"), export
-        imported = await session.call_tool("import", {"path": str(inside / "all.json"), "mode": "merge"})
-        assert not field(imported, "is_error"), imported
-        photo = await session.call_tool("photos_add", {"image": {"path": str(inside / "photo.png")}})
-        assert field(photo, "structured_content")["image"]["width"] == 4
-        (outside / "all.json").write_bytes((inside / "all.json").read_bytes())
-        for escape in escapes:
-            refused = await session.call_tool("export", {"path": escape.format("new.json")})
-            assert error_of(refused) == {"reason": "outsideClientRoots", "field": "path"}, escape
-            refused = await session.call_tool("import", {"path": escape.format("all.json"), "mode": "replace"})
-            assert error_of(refused) == {"reason": "outsideClientRoots", "field": "path"}, escape
-            refused = await session.call_tool("photos_add", {"image": {"path": escape.format("photo.png")}})
-            assert error_of(refused) == {"reason": "outsideClientRoots", "field": "image.path"}, escape
-        photos = await session.call_tool("photos_list", {})
-        assert len(field(photos, "structured_content")["items"]) == 1
-        notes = await session.call_tool("notes_list", {})
-        assert [note["title"] for note in field(notes, "structured_content")["items"]] == ["kept"]
-
-    run(scenario, roots=[inside])
-    assert sorted(path.name for path in outside.iterdir()) == ["all.json", "photo.png"]
-
-
-def test_the_server_follows_a_change_of_roots(tmp_path):
-    """`notifications/roots/list_changed`: the server asks again, and the next tool call is checked against
-    the new list."""
-    first, second = tmp_path / "first", tmp_path / "second"
-    first.mkdir()
-    second.mkdir()
-    roots = [first]
-
-    async def scenario(session, _):
-        assert not field(await session.call_tool("export", {"path": str(first / "a.json")}), "is_error")
-        refused = await session.call_tool("export", {"path": str(second / "a.json")})
-        assert error_of(refused)["reason"] == "outsideClientRoots"
-        roots[:] = [second]
-        await session.send_roots_list_changed()
-        assert not field(await session.call_tool("export", {"path": str(second / "a.json")}), "is_error")
-        refused = await session.call_tool("export", {"path": str(first / "b.json")})
-        assert error_of(refused)["reason"] == "outsideClientRoots"
-
-    run(scenario, roots=roots)
-    assert [path.name for path in first.iterdir()] == ["a.json"]
-    assert [path.name for path in second.iterdir()] == ["a.json"]
-
-
-def test_export_replaces_a_file_only_when_told(tmp_path):
-    (tmp_path / "thesis.txt").write_text("three years of work")
-
-    async def scenario(session, _):
-        refused = await session.call_tool("export", {"path": str(tmp_path / "thesis.txt")})
-        assert error_of(refused) == {"reason": "fileExists", "field": "path"}
-        assert "overwrite" in refused.content[0].text
-        assert (tmp_path / "thesis.txt").read_text() == "three years of work"
-        replaced = await session.call_tool("export", {"path": str(tmp_path / "thesis.txt"), "overwrite": True})
-        assert not field(replaced, "is_error")
-
-    run(scenario, roots=[tmp_path])
-    assert (tmp_path / "thesis.txt").read_text().startswith("{")
 
 
 def hints(tool):
@@ -256,7 +106,7 @@ def hints(tool):
             ("read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint")}
 
 
-def test_every_tool_says_what_it_does_to_data():
+def test_every_tool_says_what_it_does_to_data(mode):
     """MCP tool annotations on every tool: reads are read-only, deletes and the file tools destructive, the
     message feed and PostgreSQL (sync) the only open world; and an output schema for the structured content."""
     async def scenario(session, _):
@@ -282,10 +132,10 @@ def test_every_tool_says_what_it_does_to_data():
         assert hints(tools["reminders_set_completed"])["idempotent_hint"]
         assert not hints(tools["reminders_toggle"])["idempotent_hint"]
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_structured_results_match_their_output_schemas():
+def test_structured_results_match_their_output_schemas(mode):
     """The SDK checks every successful result against the tool's output schema (a mismatch raises): one
     call of each kind of tool, with data in every app."""
     async def scenario(session, _):
@@ -313,10 +163,10 @@ def test_structured_results_match_their_output_schemas():
             result = await session.call_tool(name, arguments)
             assert not field(result, "is_error"), (name, result)
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_an_image_comes_as_image_content_of_a_rendition():
+def test_an_image_comes_as_image_content_of_a_rendition(mode):
     """images_get: the SDK gets an image block (the display rendition, a JPEG of the PNG that was added) and
     the metadata as structured content, checked against the output schema, without the bytes."""
     async def scenario(session, _):
@@ -336,10 +186,10 @@ def test_an_image_comes_as_image_content_of_a_rendition():
         original = await session.call_tool("images_get", {"id": image_id, "size": "original"})
         assert error_of(original)["field"] == "size"
 
-    run(scenario)
+    run(scenario, mode)
 
 
-def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
+def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool(mode):
     import subprocess
     import sys
 
@@ -358,7 +208,7 @@ def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool():
         assert [m["text"] for m in field(loaded, "structured_content")["items"]] == ["message 0", "message 1"]
 
     try:
-        run(scenario, args=["--messages-feed", f"http://127.0.0.1:{feed.stdout.readline().strip()}/feed"])
+        run(scenario, mode, args=["--messages-feed", f"http://127.0.0.1:{feed.stdout.readline().strip()}/feed"])
     finally:
         feed.kill()
         feed.wait()

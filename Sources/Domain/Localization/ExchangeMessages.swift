@@ -32,9 +32,9 @@ enum ExchangeMessages {
             .japanese: "同じ名前のファイルがすでにあります。何も書き込まれていません。別の名前にするか、置き換える場合は overwrite: true を指定してください",
         ],
         "noFileAccess": [
-            .english: "{field}: this client has declared no folders (MCP roots), so its tools reach no files. Declare a root that holds the file, or pass the data itself (an import's document, an image's base64 data)",
-            .russian: "{field}: клиент не объявил ни одной папки (корни MCP), поэтому его инструментам недоступны файлы. Объявите корень, в котором лежит файл, или передайте сами данные (документ импорта, base64-данные изображения)",
-            .japanese: "{field}: このクライアントはフォルダー (MCP のルート) を宣言していないため、ツールからファイルを使えません。ファイルを含むルートを宣言するか、データそのもの (インポートの document、画像の base64 データ) を渡してください",
+            .english: "{field}: no folder is open to this client's tools (its MCP roots, or for a client without roots, satchel's --files-root), so they reach no files. Declare a root that holds the file, start satchel with --files-root set to its folder, or pass the data itself (an import's document, an image's base64 data)",
+            .russian: "{field}: инструментам этого клиента не открыта ни одна папка (его корни MCP или, для клиента без корней, --files-root сервера satchel), поэтому файлы им недоступны. Объявите корень, в котором лежит файл, запустите satchel с --files-root, указав его папку, или передайте сами данные (документ импорта, base64-данные изображения)",
+            .japanese: "{field}: このクライアントのツールに開かれたフォルダーがありません (MCP のルート、またはルートのないクライアントでは satchel の --files-root)。そのためファイルを使えません。ファイルを含むルートを宣言するか、そのフォルダーを --files-root に指定して satchel を起動するか、データそのもの (インポートの document、画像の base64 データ) を渡してください",
         ],
         "outsideClientRoots": [
             .english: "{field} is outside the folders this client declared (MCP roots); links and .. are followed before the check. Use a path inside one of them, or declare its folder as a root",

@@ -9,7 +9,7 @@ enum MCPTools {
     /// Protocol plumbing that is not a tool.
     static let excluded: Set<String> = [
         "initialize", "notifications/initialized", "notifications/roots/list_changed", "notifications/cancelled",
-        "ping", "shutdown", "exit",
+        "ping", "shutdown", "exit", "server/discover",
         "rpc.discover", "changes.subscribe", "changes.unsubscribe", "tools/list", "tools/call",
     ]
 
@@ -96,21 +96,19 @@ enum MCPTools {
         registry.register([
             RPCMethod(
                 "tools/list", summary: "MCP: the tools (every domain method).",
-                params: [
-                    .optional("cursor", Schema.string(), "Ignored: the list comes in one page."),
-                    .optional("_meta", Schema.openObject, "MCP request metadata."),
-                ], result: Schema.object([("tools", Schema.array(of: Schema.openObject))], required: ["tools"])
-            ) { _, _ in listing.json },
+                params: [.optional("cursor", Schema.string(), "Ignored: the list comes in one page."), MCPProtocol.metaParam],
+                result: Schema.object([("tools", Schema.array(of: Schema.openObject))], required: ["tools"], additional: true)
+            ) { params, _ in MCPProtocol.stamped(listing.json, version: MCPProtocol.version(of: params), cacheable: true) },
             RPCMethod(
                 "tools/call", summary: "MCP: runs a tool; domain errors come back as results with isError: true.",
                 params: [
                     nameParam.spec,
                     .optional("arguments", Schema.openObject, "The tool's arguments (its inputSchema)."),
-                    .optional("_meta", Schema.openObject, "MCP request metadata."),
+                    MCPProtocol.metaParam,
                 ],
                 result: Schema.object(
                     [("content", Schema.array(of: Schema.openObject)), ("structuredContent", Schema.openObject),
-                     ("isError", Schema.boolean)], required: ["content", "isError"])
+                     ("isError", Schema.boolean)], required: ["content", "isError"], additional: true)
             ) { params, session in
                 let name = params[nameParam]
                 guard let method = listing.byName[name] else {
@@ -120,29 +118,39 @@ enum MCPTools {
                         "name", expected: listing.byName[known] == nil ? "the name of a tool from tools/list" : "\"\(known)\"")
                 }
                 let arguments = params.object("arguments") ?? JSONObject()
-                // A tool reaches files only inside the client's roots.
+                // A tool reaches files only inside the client's roots (or, without roots, `--files-root`).
                 return toolResult(
                     method, session.runningTool({ method.invoke(.byName(arguments), session: session, logger: logger) }),
-                    session: session)
+                    session: session, version: MCPProtocol.version(of: params))
             },
         ])
         // A tool that waits on a network is answered when it answers, as its method is.
         registry["tools/call"]?.network = { params, session in
             guard let method = listing.byName[params[nameParam]], method.network != nil else { return nil }
             let arguments = params.object("arguments") ?? JSONObject()
+            let version = MCPProtocol.version(of: params)
             switch session.runningTool({ method.begin(.byName(arguments), session: session, logger: logger) }) {
             case .failure(let error):
-                return .answered(toolResult(method, .failure(error), session: session))
+                return .answered(toolResult(method, .failure(error), session: session, version: version))
             case .success(nil):
                 return nil
             case .success(let steps?):
-                return steps.answering(as: method, logger: logger) { toolResult(method, $0, session: session) }
+                return steps.answering(as: method, logger: logger) {
+                    toolResult(method, $0, session: session, version: version)
+                }
             }
         }
     }
 
-    /// A method's outcome as MCP's tool result: errors are results too, with `isError: true`.
-    static func toolResult(_ method: RPCMethod, _ outcome: Result<JSONValue, ServerError>, session: Session) -> JSONValue {
+    /// A method's outcome as MCP's tool result, as protocol `version` wants it: errors are results too, with
+    /// `isError: true`.
+    static func toolResult(
+        _ method: RPCMethod, _ outcome: Result<JSONValue, ServerError>, session: Session, version: String?
+    ) -> JSONValue {
+        MCPProtocol.stamped(toolResult(method, outcome, session: session), version: version)
+    }
+
+    private static func toolResult(_ method: RPCMethod, _ outcome: Result<JSONValue, ServerError>, session: Session) -> JSONValue {
         switch outcome {
         case .success(let value):
             let expanded = value.expanded

@@ -9,9 +9,6 @@ import Protocol
 /// The server's own methods (SPEC §4): `initialize`, `ping`, `shutdown`, `exit`, `server.info`.
 /// `rpc.discover` is added by ``OpenRPCDocument`` once every other method is registered.
 enum ServerMethods {
-    /// The MCP protocol versions whose handshake `initialize` satisfies, newest first.
-    static let supportedProtocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
-
     static let localeSchema = Schema.enumeration(Language.allCases.map(\.rawValue), description: "language of messages")
 
     static func methods(configuration: ServerConfiguration, store: DataStore, debugStrayOutput: Bool) -> [RPCMethod] {
@@ -48,12 +45,11 @@ enum ServerMethods {
                 }
                 session.roots.initialize(capabilities: params.object("capabilities"))
                 let asked = params.string("protocolVersion")
-                let version = asked.flatMap { supportedProtocolVersions.contains($0) ? $0 : nil }
-                    ?? supportedProtocolVersions[0]
+                let version = asked.flatMap { MCPProtocol.handshakeVersions.contains($0) ? $0 : nil }
+                    ?? MCPProtocol.handshakeVersions[0]
                 return [
-                    "serverInfo": ["name": "satchel", "version": .string(SatchelVersion.current)],
-                    "protocolVersion": .string(version),
-                    "capabilities": ["tools": ["listChanged": false]],
+                    "serverInfo": MCPProtocol.serverInfo, "protocolVersion": .string(version),
+                    "capabilities": MCPProtocol.capabilities,
                     "locale": .string(session.language.rawValue),
                     "timeZone": .string(session.timeZone.identifier),
                 ]

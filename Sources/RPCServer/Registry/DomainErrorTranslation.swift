@@ -69,6 +69,8 @@ extension ServerError {
             return data["method"]?.stringValue.map(ServerError.methodNotFound)
         case ErrorCode.shuttingDown.rawValue:
             return .shuttingDown
+        case ErrorCode.unsupportedProtocolVersion.rawValue:
+            return data["requested"]?.stringValue.map(ServerError.unsupportedProtocolVersion)
         case ErrorCode.requestCancelled.rawValue:
             return .requestCancelled
         default:

@@ -82,6 +82,11 @@ enum ProtocolMessages {
             .russian: "Сервер завершает работу",
             .japanese: "サーバーはシャットダウン中です",
         ],
+        "unsupportedProtocolVersion": [
+            .english: "Unsupported protocol version {requested}: this server speaks {supported}",
+            .russian: "Версия протокола {requested} не поддерживается: сервер поддерживает {supported}",
+            .japanese: "プロトコルのバージョン {requested} には対応していません: このサーバーが対応するのは {supported} です",
+        ],
         "requestCancelled": [
             .english: "The request was cancelled",
             .russian: "Запрос отменён",

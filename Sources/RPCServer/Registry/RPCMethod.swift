@@ -110,9 +110,14 @@ final class RPCMethod {
             members = JSONObject(zip(params.map(\.name), positional))
         }
         if members.isEmpty && params.isEmpty { return ParamValues() }
-        // `_meta` (MCP's: a progress token, say) belongs to the protocol, not to the method.
-        for (name, _) in members where name != "_meta" && !params.contains(where: { $0.name == name }) {
-            throw ServerError.unknownParam(name, known: params.map(\.name))
+        // `_meta` (MCP's: a progress token, say, or the protocol version) belongs to the protocol, not to the
+        // method; the version it names must be one the server speaks.
+        for (name, value) in members {
+            if name == "_meta" {
+                _ = try MCPProtocol.version(in: value)
+            } else if !params.contains(where: { $0.name == name }) {
+                throw ServerError.unknownParam(name, known: params.map(\.name))
+            }
         }
         // By index: `for spec in params` would copy every spec (its strings and schema) on every request.
         for index in params.indices {

@@ -18,6 +18,8 @@ extension ErrorCode {
     static let shuttingDown = ErrorCode(rawValue: -32007)
     /// The client cancelled the request (`notifications/cancelled`), as LSP's code says.
     static let requestCancelled = ErrorCode(rawValue: -32800)
+    /// The MCP protocol version a request names is not one the server speaks (MCP's code, from 2026-07-28).
+    static let unsupportedProtocolVersion = ErrorCode(rawValue: -32022)
 }
 
 /// An error the server answers with: a code, a message key for the session's language, and data.
@@ -84,4 +86,14 @@ struct ServerError: Error {
         code: .requestCancelled, key: "requestCancelled", data: ["reason": "cancelled"])
 
     static let internalError = ServerError(code: .internalError, key: "internalError")
+
+    /// `data: {supported, requested}`, as MCP's clients read it to pick a version and ask again.
+    static func unsupportedProtocolVersion(_ requested: String) -> ServerError {
+        ServerError(
+            code: .unsupportedProtocolVersion, key: "unsupportedProtocolVersion",
+            arguments: ["requested": requested, "supported": MCPProtocol.supportedVersions.joined(separator: ", ")],
+            data: [
+                "supported": .array(MCPProtocol.supportedVersions.map { .string($0) }), "requested": .string(requested),
+            ])
+    }
 }

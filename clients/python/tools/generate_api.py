@@ -24,7 +24,7 @@ TARGET = HERE.parent / "src" / "satchel_client" / "api.py"
 # Protocol plumbing the client itself takes care of (close() sends shutdown and exit; a cancelled call
 # sends notifications/cancelled), and MCP's own methods, which an assistant reaches through `call`.
 LEFT_OUT = {"shutdown", "exit", "notifications/initialized", "notifications/roots/list_changed",
-            "notifications/cancelled", "tools/list", "tools/call"}
+            "notifications/cancelled", "server/discover", "tools/list", "tools/call"}
 
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 

@@ -28,6 +28,7 @@ METHODS: dict[str, str] = {
     'exit': 'Ends the process (exit code 0) once what came before it is answered.',
     'server.describeError': "The message of an error this server answered with (its code and data as they came), in the session's language: say an error on screen again after the language changed. Returns {message}; -32602 for a code or data this server never answers with.",
     'server.info': "Tells what this server is: its version, its database file (or :memory:), the schema version, the free edition's limit and use, and how many items each app holds. Reads only.",
+    'server/discover': 'MCP from 2026-07-28, in place of `initialize`: the protocol versions the server speaks, its capabilities and, in `_meta`, who it is. A version in `params._meta` the server does not speak is -32022 with `data.supported`.',
     'notes.create': "Creates an ENotes text note: a title and/or text, an HSB colour (white by default) and a deadline, at the end of the list or at the 0-based `atIndex`. Returns the note, at revision 1. -32002 when title and text are both blank (emptyNote) or too long, or `atIndex` is past the end (indexOutOfRange); -32003 past the free edition's limit.",
     'notes.get': 'Reads one note by its id: title, text, colour (HSB and hex), deadline, times and revision. -32001 when no note has that id.',
     'notes.list': "Lists the notes in the user's order, a page at a time: pass an answer's `nextCursor` as `cursor` for the next page. Returns {items, nextCursor}; `nextCursor` is null on the last page.",
