@@ -6,10 +6,11 @@ Run by scripts/test (which creates the virtual environments); SATCHEL_BINARY nam
 import asyncio
 import base64
 import pathlib
+import re
 
 import mcp.types as types
 
-from mcp_session import PNG, ROOT, error_of, field, run
+from mcp_session import MODES, PNG, ROOT, error_of, field, run
 
 
 def test_every_domain_method_is_a_tool_with_its_input_schema(mode):
@@ -212,3 +213,14 @@ def test_a_tool_that_waits_on_the_feed_holds_back_no_other_tool(mode):
     finally:
         feed.kill()
         feed.wait()
+
+
+def test_the_readme_names_every_tool():
+    """clients/mcp/README.md lists the tools by app: none is missing from it."""
+    readme = (pathlib.Path(__file__).parent / "README.md").read_text()
+
+    async def scenario(session, _):
+        names = {tool.name for tool in (await session.list_tools()).tools}
+        assert names - set(re.findall(r"`(\w+)`", readme)) == set()
+
+    run(scenario, MODES[0])
