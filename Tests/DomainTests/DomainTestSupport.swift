@@ -150,3 +150,40 @@ struct DomainTestRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A tool's output (sqlite3, date, zdump), read once it has exited.
+enum ChildOutput {
+    struct Failed: Error {
+        let status: Int32
+    }
+
+    /// What `executable` prints given `arguments`, `environment` and `input`. Input and output go through
+    /// files, not pipes: a process another test starts meanwhile may inherit a pipe's end, and then the end
+    /// of input or output never comes. `succeeding`: an exit status other than 0 is an error.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String = "",
+        succeeding: Bool = false
+    ) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputFile = folder.appendingPathComponent("in")
+        let outputFile = folder.appendingPathComponent("out")
+        try Data(input.utf8).write(to: inputFile)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let reading = try FileHandle(forReadingFrom: inputFile)
+        let writing = try FileHandle(forWritingTo: outputFile)
+        process.standardInput = reading
+        process.standardOutput = writing
+        try process.run()
+        process.waitUntilExit()
+        try reading.close()
+        try writing.close()
+        if succeeding && process.terminationStatus != 0 { throw Failed(status: process.terminationStatus) }
+        return String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
+    }
+}

@@ -15,16 +15,7 @@ import Testing
 
     /// `sqlite3 FILE .dump`: the schema and every row, in a fixed order (or what `commands` say).
     static func dump(_ path: String, _ commands: [String] = ["PRAGMA user_version", ".dump"]) throws -> String {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", path] + commands
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        try ChildOutput.run("/usr/bin/env", ["sqlite3", path] + commands, environment: ProcessInfo.processInfo.environment, succeeding: true)
     }
 
     /// A database file made by running every migration, compacted (`VACUUM`, which puts the schema's

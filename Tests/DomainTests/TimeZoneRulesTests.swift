@@ -19,24 +19,8 @@ import Testing
         }.sorted()
     }
 
-    /// What `executable` prints given `arguments`, `environment` and `input`.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let (stdin, stdout) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        try ChildOutput.run(executable, arguments, environment: environment, input: input)
     }
 
     /// The instants of every transition of `zones` from 1990 to 2100 that `zdump -v` lists (each with the
