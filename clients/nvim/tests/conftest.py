@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-import shutil
+import tempfile
 import time
 
 import pynvim
@@ -16,19 +16,27 @@ PLUGIN = pathlib.Path(__file__).resolve().parents[1]
 
 
 class Editor:
-    """One Neovim: ``nvim`` (pynvim), ``db`` (its satchel's database), helpers to wait for the buffer."""
+    """One Neovim as a GUI runs it (``nvim --embed`` with a UI attached): ``nvim`` (pynvim), ``db`` (its
+    satchel's database), helpers to wait for the buffer. ``quit()`` answers its exit status, which a shell
+    around it keeps (pynvim does not tell it)."""
 
     def __init__(self, db: pathlib.Path, locale: str | None = None, setup: bool = True) -> None:
         self.db = db
         self.closed = False
-        argv = [shutil.which("nvim") or "nvim", "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n",
+        self.exit_status: int | None = None
+        handle, status = tempfile.mkstemp(prefix="nvim-exit-", dir=db.parent)
+        os.close(handle)
+        self.status_file = pathlib.Path(status)
+        argv = ["sh", "-c", 'nvim "$@"; echo $? > "$0"', str(self.status_file),
+                "--embed", "-u", "NONE", "-i", "NONE", "-n",
                 "--cmd", f"set rtp^={PLUGIN}", "--cmd", "set noswapfile shortmess+=F"]
         self.nvim = pynvim.attach("child", argv=argv)
         # A screen, as a person has: prompts (confirm, input) then wait for keys instead of answering alone.
         self.nvim.ui_attach(120, 40, rgb=True)
         self.nvim.command("runtime plugin/satchel.lua")
+        # What the plugin says is kept to be read (Neovim's own vim.notify stays as _G.stock_notify).
         self.nvim.exec_lua("""
-            _G.notifications = {}
+            _G.notifications, _G.stock_notify = {}, vim.notify
             vim.notify = function(message, level) table.insert(_G.notifications, {message, level or 2}) end
         """)
         options = {"cmd": [find_binary()], "db": str(db)}
@@ -72,19 +80,31 @@ class Editor:
     def satchel_pid(self) -> int | None:
         return self.nvim.exec_lua("return require('satchel.rpc').pid()")
 
-    def quit(self) -> None:
-        """:qa! as a user leaves (VimLeavePre ends satchel), once."""
+    def quit(self) -> int | None:
+        """:qa! as a user leaves (VimLeavePre ends satchel), once; answers Neovim's exit status (128 + the
+        signal's number when a signal ended it), or None when it did not end."""
         if self.closed:
-            return
+            return self.exit_status
         self.closed = True
         try:
             self.nvim.command("qa!")
         except Exception:  # the editor is gone with its channel: that is the point
             pass
+        return self.ended()
+
+    def ended(self) -> int | None:
+        """Waits for Neovim to end (a :qa! already on its way) and answers its exit status, as quit() does."""
+        self.closed = True
+        deadline = time.monotonic() + 30
+        while not self.status_file.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
         try:
             self.nvim.close()
         except Exception:
             pass
+        text = self.status_file.read_text().strip()
+        self.exit_status = int(text) if text else None
+        return self.exit_status
 
 
 @pytest.fixture
@@ -99,8 +119,8 @@ def editor_factory(tmp_path):
         return editor
 
     yield start
-    for editor in started:
-        editor.quit()
+    statuses = [editor.quit() for editor in started]
+    assert all(status == 0 for status in statuses), f"Neovim's exit statuses: {statuses}"
 
 
 @pytest.fixture

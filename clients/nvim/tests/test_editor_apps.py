@@ -263,7 +263,9 @@ def test_a_message_the_server_refuses_comes_back_to_the_prompt(editor):
 def test_quitting_sends_shutdown_and_exit(editor_factory, tmp_path):
     log = tmp_path / "stdin.log"
     wrapper = tmp_path / "satchel-logged"
-    wrapper.write_text(f'#!/bin/sh\ntee "{log}" | exec "$SATCHEL_BINARY" "$@"\n')
+    # Neovim ends its jobs with SIGTERM as it exits, right after the plugin closed their input: ignored here,
+    # so that tee lives to log the last lines (both end at the end of their input).
+    wrapper.write_text(f'#!/bin/sh\ntrap "" TERM\ntee "{log}" | exec "$SATCHEL_BINARY" "$@"\n')
     wrapper.chmod(0o755)
     editor = editor_factory()
     editor.nvim.exec_lua("local wrapper, db = ...; require('satchel').setup({cmd = {wrapper}, db = db})",

@@ -6,6 +6,7 @@ import os
 import signal
 import time
 
+from editor_support import alive
 from satchel_client import Satchel
 
 
@@ -97,6 +98,38 @@ def test_quitting_the_editor_while_typing_keeps_the_title(editor):
     while reminders(editor.db) != ["Bye"] and time.monotonic() < deadline:
         time.sleep(0.1)
     assert reminders(editor.db) == ["Bye"]
+
+
+def test_quitting_under_a_ui_ends_neovim_cleanly_and_its_server_with_it(editor):
+    """A GUI runs ``nvim --embed`` with a UI attached, as this editor is: :qa! must not abort it."""
+    editor.nvim.command("Satchel notes")
+    editor.wait(lambda: editor.nvim.current.buffer.name == "satchel://notes" and editor.satchel_pid())
+    server = editor.satchel_pid()
+    assert editor.quit() == 0, "Neovim's exit status (134 is SIGABRT)"
+    deadline = time.monotonic() + 10
+    while alive(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(server)
+
+
+def test_a_save_still_on_its_way_when_neovim_quits_is_done_before_it_ends(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="v1")
+    editor.nvim.exec_lua("require('satchel.notes').write_wait = 300")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "v1"])
+    pid = editor.satchel_pid()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        editor.keys("Gccv2<Esc>:w<CR>")
+        editor.wait(lambda: any("still being saved" in m for m, _ in editor.notifications()), message="told")
+        editor.nvim.command("qa!", async_=True)
+        editor.wait(lambda: editor.nvim.eval("v:exiting") is not None, message="Neovim quitting")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert editor.ended() == 0
+    with Satchel(db=editor.db) as s:
+        assert s.notes.get(id=note["id"])["content"] == "v2"
 
 
 def test_a_reminders_list_longer_than_a_page_is_drawn_whole(editor):

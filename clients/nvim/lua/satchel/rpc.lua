@@ -14,6 +14,7 @@ local state = {
   listeners = {},
   starters = {}, -- run (scheduled) each time a satchel starts
   stopping = false,
+  quitting = false, -- Neovim is quitting: no server starts any more
   options = {},
 }
 
@@ -145,7 +146,9 @@ end
 
 --- Starts the server when none runs; answers true, or false and why.
 function M.start()
-  if state.job ~= nil then
+  if state.quitting then
+    return false, 'Neovim is quitting'
+  elseif state.job ~= nil then
     return true
   end
   local cmd, why = M.command(state.options)
@@ -254,21 +257,24 @@ function M.on_start(starter)
   table.insert(state.starters, starter)
 end
 
---- Ends the server politely (shutdown, exit, end of input) and waits for it; used on VimLeavePre.
+--- How long quitting waits for the server's answer to `shutdown` (ms): it comes after the answers to every
+--- request sent before it, so a save on its way is done (or refused) by then.
+M.quit_wait = 5000
+
+--- Ends the server as Neovim quits (VimLeavePre): `shutdown`, whose answer is awaited while Neovim goes on
+--- processing events, then `exit` and the end of its input. Its end is not waited for here: a job that ends
+--- while VimLeavePre runs (jobwait(), or any wait) aborts a Neovim with a UI attached, as GUIs run it.
+--- Neovim then ends its jobs as it exits, with SIGTERM, which the server takes as the end of its input:
+--- it finishes what it read and ends its editing session. No server starts after this.
 function M.stop()
   local job = state.job
-  if job == nil then
-    return
+  if job ~= nil then
+    state.stopping = true
+    M.request_sync('shutdown', nil, M.quit_wait, function() end)
+    pcall(send, { jsonrpc = '2.0', method = 'exit' })
+    pcall(vim.fn.chanclose, job, 'stdin')
   end
-  state.stopping = true
-  M.request_sync('shutdown', nil, 1000)
-  pcall(send, { jsonrpc = '2.0', method = 'exit' })
-  pcall(vim.fn.chanclose, job, 'stdin')
-  if vim.fn.jobwait({ job }, 2000)[1] == -1 then
-    vim.fn.jobstop(job)
-    vim.fn.jobwait({ job }, 1000)
-  end
-  state.job = nil
+  state.quitting = true
 end
 
 function M.configure(options)
