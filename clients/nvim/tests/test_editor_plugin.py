@@ -9,7 +9,7 @@ import pathlib
 import shutil
 import subprocess
 
-from satchel_client import Satchel
+from satchel_client import Satchel, SatchelError, find_binary
 
 PLUGIN = pathlib.Path(__file__).resolve().parents[1]
 
@@ -193,3 +193,62 @@ def test_the_server_is_found_in_the_plugins_own_checkout(editor):
     checkout = PLUGIN.parents[1]
     assert found[0] in (str(checkout / ".build" / "release" / "satchel"), str(checkout / ".build" / "debug" / "satchel"))
     assert os.access(found[0], os.X_OK)
+
+
+def said(editor) -> list[str]:
+    """What :messages holds; asked only while no prompt waits for a key (a request would wait with it)."""
+    assert editor.nvim.api.get_mode()["mode"] not in ("r", "rm"), "a hit-enter prompt"
+    return [line for line in editor.nvim.exec_lua("return vim.api.nvim_exec('messages', true)").split("\n") if line]
+
+
+def refusal(db, method: str, **params) -> str:
+    """What the server answers `method` with, in its words (another process, the same database)."""
+    with Satchel(db=db) as s:
+        try:
+            s.call(method, params)
+        except SatchelError as error:
+            return error.message
+    raise AssertionError(f"{method} was not refused")
+
+
+def test_an_error_while_saving_is_one_line_with_no_prompt_and_the_text_stays(editor):
+    empty_note = refusal(editor.db, "notes.create", title="", content="")
+    editor.nvim.exec_lua("vim.notify = _G.stock_notify")  # Neovim's own, as a user without a notifier has
+    editor.nvim.command("messages clear")
+    editor.nvim.command("Satchel note new")
+    editor.keys("ix<Esc>x:w<CR>")  # an empty note: the server refuses it, from inside BufWriteCmd
+    editor.wait(lambda: editor.nvim.api.get_mode()["blocking"] or any("Satchel" in line for line in said(editor)))
+    assert said(editor) == ["Satchel: " + empty_note]
+    assert editor.nvim.current.buffer.options["modified"]
+    editor.nvim.command("messages clear")
+    editor.nvim.command("Satchel reminders")
+    editor.wait(lambda: editor.nvim.current.buffer.name == "satchel://reminders")
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("x" * 1001 + "<Esc>")  # too long a title, refused from inside InsertLeave
+    editor.wait(lambda: editor.nvim.api.get_mode()["blocking"] or any("Satchel" in line for line in said(editor)))
+    assert said(editor) == ["Satchel: " + refusal(editor.db, "reminders.add", title="x" * 1001)]
+    assert editor.lines() == ["[ ] " + "x" * 1001] and editor.nvim.current.buffer.options["modified"]
+
+
+def test_a_missing_binary_is_said_once_with_what_to_do(editor):
+    editor.nvim.exec_lua("vim.notify = _G.stock_notify")
+    editor.nvim.exec_lua("vim.env.SATCHEL_BINARY = '/nowhere/satchel'; require('satchel').setup({db = ...})",
+                         str(editor.db))
+    editor.nvim.command("messages clear")
+    for app in ("notes", "reminders", "board", "notes"):
+        editor.keys(f":Satchel {app}<CR>")
+        editor.wait(lambda: editor.nvim.api.get_mode()["blocking"] or editor.nvim.current.buffer.name == f"satchel://{app}")
+    assert said(editor) == ["Satchel: $SATCHEL_BINARY is /nowhere/satchel, which is not a program: "
+                            "point it at a satchel binary"]
+    editor.nvim.exec_lua("require('satchel').setup({cmd = {'/nowhere/else'}, db = ...})", str(editor.db))
+    editor.keys(":Satchel board<CR>")  # another reason is said in its turn
+    editor.wait(lambda: len(said(editor)) == 2)
+    assert said(editor)[1] == "Satchel: setup({cmd}) is /nowhere/else, which is not a program: point it at a satchel binary"
+    editor.nvim.exec_lua("local binary, db = ...; require('satchel').setup({cmd = {binary}, db = db})",
+                         find_binary(), str(editor.db))
+    with Satchel(db=editor.db) as s:
+        s.board.create(title="Apple")
+    editor.keys(":Satchel board<CR>")
+    editor.wait_lines(["     +0  Apple"])
+    assert len(said(editor)) == 2

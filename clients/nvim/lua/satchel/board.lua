@@ -2,6 +2,7 @@
 -- `s` cycles the five sorts (or :Satchel board {votes|title|new|hot|best}).
 local satchel = require('satchel')
 local buffer = require('satchel.buffer')
+local notify = require('satchel.notify')
 
 local M = {}
 local NAME = 'satchel://board'
@@ -37,7 +38,7 @@ end
 
 function M.open(sort)
   if sort and not vim.tbl_contains(SORTS, sort) then
-    return vim.notify('Satchel: the board sorts are ' .. table.concat(SORTS, ', '), vim.log.levels.ERROR)
+    return notify('Satchel: the board sorts are ' .. table.concat(SORTS, ', '), vim.log.levels.ERROR)
   end
   local bufnr, new = buffer.view(NAME, 'satchel-board', false)
   if sort then

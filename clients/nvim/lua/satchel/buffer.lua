@@ -1,4 +1,6 @@
 -- Satchel's buffers: named satchel://..., one per view, refreshed when the data they show changes.
+local notify = require('satchel.notify')
+
 local M = {}
 
 local views = {} -- bufnr -> {domain = ..., render = function(bufnr)}
@@ -190,7 +192,7 @@ function M.guarded(fn)
   return function(...)
     local ok, err = pcall(fn, ...)
     if not ok then
-      vim.notify('Satchel: ' .. tostring(err):gsub('\n.*', ''), vim.log.levels.ERROR)
+      notify('Satchel: ' .. tostring(err):gsub('\n.*', ''), vim.log.levels.ERROR)
     end
   end
 end

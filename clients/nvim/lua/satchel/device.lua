@@ -2,6 +2,7 @@
 -- from its version carries in its title; with a name, names it (`sync.setDeviceName`).
 local satchel = require('satchel')
 local i18n = require('satchel.i18n')
+local notify = require('satchel.notify')
 
 local M = {}
 
@@ -30,18 +31,18 @@ function M.name(name)
   if name == '' then
     return satchel.call('sync.status', nil, function(status)
       require('satchel.encryption').noticed(status)
-      vim.notify(i18n.t('device_name', status.deviceName), vim.log.levels.INFO)
+      notify(i18n.t('device_name', status.deviceName), vim.log.levels.INFO)
     end)
   end
   require('satchel.rpc').request('sync.setDeviceName', { name = name }, function(err, result)
     if err then
       local words = refusal(err)
       if words then
-        return vim.notify(words, vim.log.levels.ERROR)
+        return notify(words, vim.log.levels.ERROR)
       end
       return satchel.fail(err)
     end
-    vim.notify(i18n.t('device_named', result.deviceName), vim.log.levels.INFO)
+    notify(i18n.t('device_named', result.deviceName), vim.log.levels.INFO)
   end)
 end
 

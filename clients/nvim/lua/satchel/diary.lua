@@ -4,6 +4,7 @@ local satchel = require('satchel')
 local rpc = require('satchel.rpc')
 local buffer = require('satchel.buffer')
 local i18n = require('satchel.i18n')
+local notify = require('satchel.notify')
 
 local M = {}
 local NAME = 'satchel://diary'
@@ -81,7 +82,7 @@ function M.open_image(id)
     local path = vim.fn.tempname() .. '.' .. extension
     local opener = vim.deepcopy(satchel.options.open_cmd or { vim.fn.has('mac') == 1 and 'open' or 'xdg-open' })
     if vim.fn.executable(opener[1]) ~= 1 then
-      return vim.notify(i18n.t('no_opener', opener[1]), vim.log.levels.ERROR)
+      return notify(i18n.t('no_opener', opener[1]), vim.log.levels.ERROR)
     end
     table.insert(opener, path)
     local function view()

@@ -4,6 +4,7 @@
 -- Passphrases are asked with inputsecret(): never echoed, never in a history, never in a message.
 local i18n = require('satchel.i18n')
 local rpc = require('satchel.rpc')
+local echo = require('satchel.notify')
 
 local M = {}
 
@@ -15,7 +16,7 @@ local told = false
 local SHORTEST = 8
 
 local function notify(key, level, ...)
-  vim.notify(i18n.t(key, ...), level or vim.log.levels.INFO)
+  echo(i18n.t(key, ...), level or vim.log.levels.INFO)
 end
 
 local function wrong_passphrase(err)

@@ -26,9 +26,6 @@ function M.check()
   if not cmd then
     return report.error(why)
   end
-  if vim.fn.executable(cmd[1]) ~= 1 then
-    return report.error('not executable: ' .. cmd[1])
-  end
   report.ok('binary: ' .. cmd[1])
   local version = vim.fn.system({ cmd[1], '--version' })
   if vim.v.shell_error == 0 then

@@ -2,6 +2,7 @@
 local rpc = require('satchel.rpc')
 local buffer = require('satchel.buffer')
 local i18n = require('satchel.i18n')
+local notify = require('satchel.notify')
 
 local M = {}
 
@@ -83,7 +84,7 @@ end
 function M.setup(options)
   local why = problem(options or {})
   if why then
-    vim.notify(i18n.t('bad_setup', why), vim.log.levels.ERROR)
+    notify(i18n.t('bad_setup', why), vim.log.levels.ERROR)
     return false
   end
   M.options = vim.tbl_extend('force', vim.deepcopy(defaults), options or {})
@@ -92,9 +93,13 @@ function M.setup(options)
   return true
 end
 
---- Reports a server error (already in the session's language) with vim.notify.
+--- Reports a server error (already in the session's language) with vim.notify. A server that could not
+--- start has been reported already (once: `rpc.request`).
 function M.fail(err)
-  vim.notify('Satchel: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+  if err.data and err.data.reason == 'notStarted' then
+    return
+  end
+  notify('Satchel: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
 end
 
 --- `callback(result)` when the request succeeds; an error is reported. `options` as `rpc.request` takes them.
@@ -138,7 +143,7 @@ local commands = {
     if args[1] == 'new' then
       app('notes').new()
     else
-      vim.notify('Satchel: :Satchel note new', vim.log.levels.WARN)
+      notify('Satchel: :Satchel note new', vim.log.levels.WARN)
     end
   end,
   reminders = function()
@@ -193,7 +198,7 @@ function M.command(arguments, bang, mods)
     return
   end
   if commands[name] == nil then
-    vim.notify('Satchel: unknown app ' .. name .. ' (' .. table.concat(M.apps, ', ') .. ')', vim.log.levels.ERROR)
+    notify('Satchel: unknown app ' .. name .. ' (' .. table.concat(M.apps, ', ') .. ')', vim.log.levels.ERROR)
     return
   end
   buffer.mods = mods or ''

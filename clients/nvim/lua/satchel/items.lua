@@ -1,4 +1,6 @@
 -- What `:edit satchel://...` (and a quickfix entry from search) opens: the lists, or one item.
+local notify = require('satchel.notify')
+
 local M = {}
 
 local readers = {
@@ -54,7 +56,7 @@ function M.read(bufnr, name)
   end
   vim.bo[bufnr].buftype = 'nofile'
   vim.bo[bufnr].modifiable = false
-  vim.notify(require('satchel.i18n').t('unknown_buffer', name), vim.log.levels.ERROR)
+  notify(require('satchel.i18n').t('unknown_buffer', name), vim.log.levels.ERROR)
 end
 
 return M

@@ -3,6 +3,7 @@
 local satchel = require('satchel')
 local buffer = require('satchel.buffer')
 local i18n = require('satchel.i18n')
+local notify = require('satchel.notify')
 
 local M = {}
 local NAME = 'satchel://messages'
@@ -45,7 +46,7 @@ local function load_earlier(bufnr)
     end
     if result.endOfHistory then
       vim.b[bufnr].satchel_end = true
-      vim.notify('Satchel: ' .. i18n.t('end_of_history'), vim.log.levels.INFO)
+      notify('Satchel: ' .. i18n.t('end_of_history'), vim.log.levels.INFO)
     end
     render(bufnr)
   end)

@@ -8,6 +8,7 @@ local rpc = require('satchel.rpc')
 local buffer = require('satchel.buffer')
 local i18n = require('satchel.i18n')
 local highlight = require('satchel.highlight')
+local notify = require('satchel.notify')
 
 local M = {}
 local LIST = 'satchel://notes'
@@ -69,7 +70,7 @@ local function write_list(bufnr)
     end
   end
   if edited > 0 then
-    return vim.notify(i18n.t('list_edits', edited), vim.log.levels.ERROR)
+    return notify(i18n.t('list_edits', edited), vim.log.levels.ERROR)
   end
   local removed = vim.tbl_filter(function(id)
     return not vim.tbl_contains(order, id)
@@ -240,7 +241,7 @@ local function merge(bufnr, theirs, done)
     if result.text ~= ours then
       replace_with(bufnr, vim.split(result.text, '\n', { plain = true }))
       mark_merged(bufnr, result.segments)
-      vim.notify('Satchel: ' .. i18n.t('merged', theirs.revision), vim.log.levels.INFO)
+      notify('Satchel: ' .. i18n.t('merged', theirs.revision), vim.log.levels.INFO)
     end
     done(true)
   end)
@@ -272,7 +273,7 @@ local function saved(bufnr, id, tick, err, note)
           end
           show_theirs(theirs)
           based_on(bufnr, theirs) -- the next :w keeps this version, having seen theirs
-          vim.notify('Satchel: ' .. i18n.t('conflict', theirs.revision), vim.log.levels.WARN)
+          notify('Satchel: ' .. i18n.t('conflict', theirs.revision), vim.log.levels.WARN)
         end)
       end)
       return
@@ -299,7 +300,7 @@ end
 function write_note(bufnr)
   if vim.b[bufnr].satchel_saving then
     vim.b[bufnr].satchel_save_again = true
-    return vim.notify(i18n.t('save_queued'), vim.log.levels.INFO)
+    return notify(i18n.t('save_queued'), vim.log.levels.INFO)
   end
   local title, content = parse(bufnr)
   local id = vim.b[bufnr].satchel_id
@@ -321,7 +322,7 @@ function write_note(bufnr)
   if not vim.wait(M.write_wait, function()
     return answered
   end, 10) then
-    vim.notify(i18n.t('still_saving', vim.fn.bufname(bufnr)), vim.log.levels.INFO)
+    notify(i18n.t('still_saving', vim.fn.bufname(bufnr)), vim.log.levels.INFO)
   end
 end
 

@@ -5,6 +5,7 @@ local satchel = require('satchel')
 local rpc = require('satchel.rpc')
 local buffer = require('satchel.buffer')
 local i18n = require('satchel.i18n')
+local notify = require('satchel.notify')
 
 local M = {}
 local NAME = 'satchel://reminders'
@@ -110,7 +111,7 @@ local function intact(bufnr)
 end
 
 local function refuse_structure()
-  vim.notify('Satchel: ' .. i18n.t('reminders_structure'), vim.log.levels.ERROR)
+  notify('Satchel: ' .. i18n.t('reminders_structure'), vim.log.levels.ERROR)
 end
 
 -- Every title typed since the last drawing goes to the server (editing goes on). Answers false, keeping the

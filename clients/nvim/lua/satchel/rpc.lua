@@ -2,6 +2,8 @@
 -- line. Answers are matched by id and handed to callbacks on the main loop; progress reports go to the
 -- request that asked for them, other notifications (`changed`, `resync`) to the listeners; a server that
 -- dies is reported and started again on the next request.
+local notify = require('satchel.notify')
+
 local M = {}
 
 local state = {
@@ -15,6 +17,7 @@ local state = {
   starters = {}, -- run (scheduled) each time a satchel starts
   stopping = false,
   quitting = false, -- Neovim is quitting: no server starts any more
+  told = nil, -- why the server could not start, once that is said
   options = {},
 }
 
@@ -28,30 +31,30 @@ end
 
 --- The command that starts the server: `cmd` from setup, else $SATCHEL_BINARY, else `satchel` on PATH, else
 --- the release (or debug) build of the checkout the plugin lies in, as satchel-client looks; `db` and
---- `locale` from setup become flags.
+--- `locale` from setup become flags. Without a program to run: nil, and why and what to do, in words.
 function M.command(options)
-  local cmd
+  local i18n = require('satchel.i18n')
+  local binary, from
   if options.cmd then
-    cmd = vim.deepcopy(options.cmd)
+    binary, from = options.cmd[1], 'setup({cmd})'
+  elseif vim.env.SATCHEL_BINARY and vim.env.SATCHEL_BINARY ~= '' then
+    binary, from = vim.env.SATCHEL_BINARY, '$SATCHEL_BINARY'
   else
-    local binary = vim.env.SATCHEL_BINARY
-    if binary == nil or binary == '' then
-      binary = vim.fn.exepath('satchel')
-    end
-    if binary == '' then
-      for _, build in ipairs({ 'release', 'debug' }) do
-        local candidate = checkout() .. '/.build/' .. build .. '/satchel'
-        if binary == '' and vim.fn.executable(candidate) == 1 then
-          binary = candidate
-        end
+    binary = vim.fn.exepath('satchel')
+    for _, build in ipairs({ 'release', 'debug' }) do
+      local candidate = checkout() .. '/.build/' .. build .. '/satchel'
+      if binary == '' and vim.fn.executable(candidate) == 1 then
+        binary = candidate
       end
     end
     if binary == '' then
-      return nil, 'no satchel binary: set $SATCHEL_BINARY, put satchel on PATH, build this checkout '
-        .. '(swift build -c release), or setup({cmd = {...}})'
+      return nil, i18n.t('no_binary')
     end
-    cmd = { binary }
   end
+  if vim.fn.executable(binary) ~= 1 then
+    return nil, i18n.t('bad_binary', from, vim.fn.fnamemodify(binary, ':~'))
+  end
+  local cmd = options.cmd and vim.deepcopy(options.cmd) or { binary }
   if options.db then
     vim.list_extend(cmd, { '--db', vim.fn.expand(options.db) })
   end
@@ -80,7 +83,7 @@ local function dispatch(line)
       vim.schedule(function() -- in order with the answers, which are scheduled too
         local called, err = pcall(handler, message.params)
         if not called then
-          vim.notify('satchel: ' .. tostring(err), vim.log.levels.ERROR)
+          notify('satchel: ' .. tostring(err), vim.log.levels.ERROR)
         end
       end)
       return
@@ -90,7 +93,7 @@ local function dispatch(line)
     for _, listener in ipairs(state.listeners) do
       local called, err = pcall(listener, message.method, message.params)
       if not called then
-        vim.notify('satchel: ' .. tostring(err), vim.log.levels.ERROR)
+        notify('satchel: ' .. tostring(err), vim.log.levels.ERROR)
       end
     end
     return
@@ -137,7 +140,7 @@ local function on_exit(_, code)
   fail_pending('satchel exited with code ' .. code)
   if not expected then
     local tail = table.concat(state.stderr, '\n')
-    vim.notify(
+    notify(
       ('satchel exited with code %d; it starts again on the next use%s'):format(code, tail ~= '' and (':\n' .. tail) or ''),
       vim.log.levels.WARN
     )
@@ -166,6 +169,7 @@ function M.start()
     return false, ('could not start %s'):format(table.concat(cmd, ' '))
   end
   state.job = job
+  state.told = nil
   M.request('initialize', { clientInfo = { name = 'satchel.nvim' }, locale = state.options.locale }, function() end)
   M.request('changes.subscribe', vim.empty_dict(), function() end)
   for _, starter in ipairs(state.starters) do
@@ -185,6 +189,12 @@ end
 function M.request(method, params, callback, options)
   local ok, why = M.start()
   if not ok then
+    -- Said once, not on every command that needs the server: why, and what to do (the callback is not to
+    -- say it again). A different reason (another binary, from setup()) is said in its turn.
+    if why ~= state.told and not state.quitting then
+      state.told = why
+      notify('Satchel: ' .. why, vim.log.levels.ERROR)
+    end
     vim.schedule(function()
       callback({ code = -32098, message = why, data = { reason = 'notStarted' } }, nil)
     end)
@@ -230,9 +240,9 @@ function M.request_sync(method, params, timeout, late)
       else
         local i18n = require('satchel.i18n')
         if e then
-          vim.notify(i18n.t('late_failed', method, e.message or vim.inspect(e)), vim.log.levels.ERROR)
+          notify(i18n.t('late_failed', method, e.message or vim.inspect(e)), vim.log.levels.ERROR)
         else
-          vim.notify(i18n.t('late_done', method), vim.log.levels.INFO)
+          notify(i18n.t('late_done', method), vim.log.levels.INFO)
         end
       end
     end

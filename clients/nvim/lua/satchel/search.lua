@@ -1,11 +1,12 @@
 -- :Satchel search {query}: the hits in the quickfix list; each entry opens its item (satchel://domain/id).
 local satchel = require('satchel')
+local notify = require('satchel.notify')
 
 local M = {}
 
 function M.run(query)
   if vim.trim(query) == '' then
-    return vim.notify('Satchel: :Satchel search {query}', vim.log.levels.WARN)
+    return notify('Satchel: :Satchel search {query}', vim.log.levels.WARN)
   end
   satchel.call('search', { query = query, limit = 100 }, function(result)
     local items = {}
@@ -20,7 +21,7 @@ function M.run(query)
     if #items > 0 then
       vim.cmd('copen')
     else
-      vim.notify('Satchel: 0 hits', vim.log.levels.INFO)
+      notify('Satchel: 0 hits', vim.log.levels.INFO)
     end
   end)
 end

@@ -3,6 +3,7 @@
 local satchel = require('satchel')
 local i18n = require('satchel.i18n')
 local rpc = require('satchel.rpc')
+local notify = require('satchel.notify')
 
 local M = {}
 
@@ -73,17 +74,17 @@ end
 --- otherwise (`fileExists`), even one made while the export ran.
 function M.export(file, bang)
   if file == nil or file == '' then
-    vim.notify('Satchel: :Satchel export {file}', vim.log.levels.WARN)
+    notify('Satchel: :Satchel export {file}', vim.log.levels.WARN)
     return
   end
   local path = absolute(file)
   local problem = path_problem(path, false)
   if problem then
-    return vim.notify(problem, vim.log.levels.ERROR)
+    return notify(problem, vim.log.levels.ERROR)
   end
   rpc.request('export', { path = path, overwrite = bang and true or nil }, function(err, result)
     if err and type(err.data) == 'table' and err.data.reason == 'fileExists' then
-      vim.notify(i18n.t('file_exists', vim.fn.fnamemodify(path, ':~')), vim.log.levels.ERROR)
+      notify(i18n.t('file_exists', vim.fn.fnamemodify(path, ':~')), vim.log.levels.ERROR)
     elseif err then
       satchel.fail(err)
     else
@@ -100,18 +101,18 @@ function M.import(arguments)
     -- The last word is part of the file's name, unless that name is no file and the rest is one: then
     -- it was meant as a mode.
     if file and not vim.loop.fs_stat(absolute(vim.trim(arguments))) and vim.loop.fs_stat(absolute(vim.trim(file))) then
-      return vim.notify(i18n.t('bad_mode', mode), vim.log.levels.ERROR)
+      return notify(i18n.t('bad_mode', mode), vim.log.levels.ERROR)
     end
     file, mode = arguments, 'merge'
   end
   if file == nil or vim.trim(file) == '' then
-    vim.notify('Satchel: :Satchel import {file} [merge|replace]', vim.log.levels.WARN)
+    notify('Satchel: :Satchel import {file} [merge|replace]', vim.log.levels.WARN)
     return
   end
   local path = absolute(vim.trim(file))
   local problem = path_problem(path, true)
   if problem then
-    return vim.notify(problem, vim.log.levels.ERROR)
+    return notify(problem, vim.log.levels.ERROR)
   end
   if mode == 'replace' and vim.fn.confirm(i18n.t('replace_all', shown(path, 'replace_all')), '&Yes\n&No', 2) ~= 1 then
     return
