@@ -136,3 +136,48 @@ def test_a_title_the_server_refuses_stays_in_the_buffer(editor):
     editor.keys("$Xi<Esc>")  # one character less: now it is a title
     editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
     assert titles(editor.db) == [("x" * 1000, False)]
+
+
+def test_two_editors_on_one_reminder_overwrite_nothing_and_show_both(editor_factory, tmp_path):
+    db = tmp_path / "shared.sqlite"
+    with Satchel(db=db) as s:
+        s.reminders.add(title="Milk")
+        s.reminders.endEditing()
+    left, right = editor_factory(db), editor_factory(db)
+    for editor in (left, right):
+        editor.nvim.command("Satchel reminders")
+        editor.wait_lines(["[ ] Milk"])
+        editor.keys("i")
+        editor.wait(lambda e=editor: e.nvim.api.get_mode()["mode"] == "i")
+    left.keys(" from the left")
+    left.wait_lines(["[ ] Milk from the left"])
+    right.keys(" from the right<Esc>")
+    right.wait(lambda: titles(db) == [("Milk from the right", False)])
+    left.keys("<Esc>")  # drawn before the right's save: refused, and theirs shown beside
+    left.wait(lambda: len(left.nvim.windows) == 2, message="theirs in a split")
+    theirs = [w.buffer for w in left.nvim.windows if w.buffer.name.endswith("/theirs")]
+    assert [b[:] for b in theirs] == [["[ ] Milk from the right"]]
+    assert left.nvim.current.buffer.name == "satchel://reminders"
+    assert left.lines() == ["[ ] Milk from the left"] and left.nvim.current.buffer.options["modified"]
+    assert any("changed elsewhere" in m and level == 3 for m, level in left.notifications())
+    left.nvim.command("wincmd p")  # going to read theirs saves nothing over it
+    left.nvim.command("wincmd p")
+    assert titles(db) == [("Milk from the right", False)]
+    left.keys(":w<CR>")  # the second save keeps the left's, having seen theirs
+    left.wait(lambda: not left.nvim.current.buffer.options["modified"])
+    assert titles(db) == [("Milk from the left", False)]
+    right.wait_lines(["[ ] Milk from the left"])
+
+    right.keys("i")  # now a clash met by Return, in Insert mode: typing goes on, theirs beside
+    right.wait(lambda: right.nvim.api.get_mode()["mode"] == "i")
+    right.keys(", right again")
+    left.keys("i")
+    left.wait(lambda: left.nvim.api.get_mode()["mode"] == "i")
+    left.keys(", left again<Esc>")
+    left.wait(lambda: titles(db) == [("Milk from the left, left again", False)])
+    right.keys("<CR>")
+    right.wait(lambda: len(right.nvim.windows) == 2, message="theirs in a split")
+    assert right.nvim.api.get_mode()["mode"] == "i" and right.nvim.current.buffer.name == "satchel://reminders"
+    assert titles(db) == [("Milk from the left, left again", False)]
+    right.keys("<Esc>")  # leaving Insert mode is the next save
+    right.wait(lambda: titles(db) == [("Milk from the left, right again", False)])

@@ -242,6 +242,17 @@ function M.show_item(bufnr, lines)
   vim.bo[bufnr].modifiable = false
 end
 
+--- Shows `lines` (another version of what is being edited: theirs, on a clash) in a buffer called `name`,
+--- beside the current window, and goes back to that window. No autocommand runs meanwhile: leaving the
+--- buffer being edited must not save it over theirs (a reminder's BufLeave would).
+function M.show_beside(name, lines)
+  local bufnr = M.named(name)
+  vim.bo[bufnr].buftype = 'nofile'
+  M.set_lines(bufnr, lines)
+  vim.cmd('noautocmd vertical sbuffer ' .. bufnr)
+  vim.cmd('noautocmd wincmd p')
+end
+
 --- `g?`: the keys of this buffer and what they do.
 function M.show_keys(bufnr)
   local chunks = { { require('satchel.i18n').t('keys_title') .. '\n', 'Title' } }

@@ -3,6 +3,7 @@ local M = {}
 
 local words = {
   en = {
+    reminder_conflict = 'The reminder changed elsewhere (revision %d): theirs is shown beside yours; save again to keep yours.',
     no_binary = 'no satchel binary on PATH: point $SATCHEL_BINARY or setup({cmd = {...}}) at one',
     bad_binary = '%s is %s, which is not a program: point it at a satchel binary',
     end_of_history = 'No more messages: this is the beginning of the chat.',
@@ -65,6 +66,7 @@ local words = {
     passphrase_changed = 'Satchel: the passphrase is changed: other devices keep working; a new one unlocks with the new passphrase',
   },
   ru = {
+    reminder_conflict = 'Напоминание изменено в другом месте (версия %d): их вариант показан рядом; сохраните ещё раз, чтобы оставить свой.',
     no_binary = 'программы satchel нет в PATH: укажите её в $SATCHEL_BINARY или setup({cmd = {...}})',
     bad_binary = '%s — это %s, а это не программа: укажите в нём программу satchel',
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -127,6 +129,7 @@ local words = {
     passphrase_changed = 'Satchel: пароль изменён: другие устройства продолжают работать, новое разблокируется новым паролем',
   },
   ja = {
+    reminder_conflict = 'リマインダーは別の場所で変更されました（リビジョン %d）。相手の版を横に表示しています。もう一度保存すると自分の版を保存します。',
     no_binary = 'PATH に satchel がありません。$SATCHEL_BINARY か setup({cmd = {...}}) で指定してください',
     bad_binary = '%s は %s で、実行できるプログラムではありません。satchel を指定してください',
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',

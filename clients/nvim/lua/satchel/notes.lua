@@ -147,15 +147,6 @@ local function parse(bufnr)
   return title, table.concat(vim.list_slice(lines, first), '\n')
 end
 
-local function show_theirs(note)
-  local name = 'satchel://notes/' .. note.id .. '/theirs'
-  local bufnr = buffer.named(name)
-  vim.bo[bufnr].buftype = 'nofile'
-  buffer.set_lines(bufnr, note_lines(note))
-  vim.cmd('vertical sbuffer ' .. bufnr)
-  vim.cmd('wincmd p')
-end
-
 -- The text a note buffer represents, as one string: what is merged.
 local function text_of(lines)
   return table.concat(lines, '\n')
@@ -271,7 +262,7 @@ local function saved(bufnr, id, tick, err, note)
             end
             return -- otherwise theirs is in the buffer with what was typed: the next :w writes both
           end
-          show_theirs(theirs)
+          buffer.show_beside('satchel://notes/' .. theirs.id .. '/theirs', note_lines(theirs))
           based_on(bufnr, theirs) -- the next :w keeps this version, having seen theirs
           notify('Satchel: ' .. i18n.t('conflict', theirs.revision), vim.log.levels.WARN)
         end)

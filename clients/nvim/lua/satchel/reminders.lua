@@ -11,7 +11,8 @@ local M = {}
 local NAME = 'satchel://reminders'
 local ns = vim.api.nvim_create_namespace('satchel_reminders')
 
--- Each buffer line's reminder id (memo lines carry their reminder's id and `memo = true`).
+-- Each buffer line's reminder: id, title and revision as drawn (memo lines carry their reminder's id and
+-- `memo = true`).
 local rows = {}
 
 local PREFIX = { [true] = '[x] ', [false] = '[ ] ' }
@@ -44,7 +45,8 @@ local function render(bufnr, focus, insert, from_change)
   local lines, map = {}, {}
   for _, reminder in ipairs(result.items) do
     table.insert(lines, PREFIX[reminder.completed] .. reminder.title)
-    table.insert(map, { id = reminder.id, completed = reminder.completed, title = reminder.title })
+    table.insert(map, { id = reminder.id, completed = reminder.completed, title = reminder.title,
+      revision = reminder.revision })
     if reminder.memoVisible and reminder.memo ~= vim.NIL and reminder.memo ~= '' then
       table.insert(lines, '    ' .. reminder.memo:gsub('\n', ' '))
       table.insert(map, { id = reminder.id, memo = true })
@@ -114,8 +116,29 @@ local function refuse_structure()
   notify('Satchel: ' .. i18n.t('reminders_structure'), vim.log.levels.ERROR)
 end
 
--- Every title typed since the last drawing goes to the server (editing goes on). Answers false, keeping the
--- buffer as it is, when one is refused or the lines no longer match the reminders.
+-- Another editor changed this reminder since it was drawn here: nothing is overwritten. Theirs is shown
+-- beside the list, the buffer keeps what was typed (modified), and the next save (:w, or Insert mode left
+-- again) puts it over theirs, as a note's second :w does; leaving the list to read theirs saves nothing.
+local function clash(bufnr, row)
+  local err, theirs = rpc.request_sync('reminders.get', { id = row.id })
+  if err then
+    satchel.fail(err)
+    return false
+  end
+  row.title, row.revision = theirs.title, theirs.revision
+  vim.b[bufnr].satchel_editing = nil
+  local lines = { PREFIX[theirs.completed] .. theirs.title }
+  if theirs.memo ~= vim.NIL and theirs.memo ~= '' then
+    table.insert(lines, '    ' .. theirs.memo:gsub('\n', ' '))
+  end
+  buffer.show_beside(NAME .. '/' .. theirs.id .. '/theirs', lines)
+  notify('Satchel: ' .. i18n.t('reminder_conflict', theirs.revision), vim.log.levels.WARN)
+  return false
+end
+
+-- Every title typed since the last drawing goes to the server, with the revision it was drawn at (editing
+-- goes on). Answers false, keeping the buffer as it is, when one is refused, changed elsewhere meanwhile
+-- (then theirs is shown), or the lines no longer match the reminders.
 local function save_titles(bufnr)
   if not intact(bufnr) then
     refuse_structure()
@@ -125,12 +148,14 @@ local function save_titles(bufnr)
   for index, row in ipairs(rows[bufnr] or {}) do
     local title = title_of(lines[index])
     if not row.memo and title ~= row.title then
-      local err = rpc.request_sync('reminders.update', { id = row.id, title = title })
-      if err then
+      local err, saved = rpc.request_sync('reminders.update', { id = row.id, title = title, ifRevision = row.revision })
+      if err and err.data and err.data ~= vim.NIL and err.data.reason == 'revisionConflict' then
+        return clash(bufnr, row)
+      elseif err then
         satchel.fail(err)
         return false
       end
-      row.title = title
+      row.title, row.revision = title, saved.revision
     end
   end
   return true
