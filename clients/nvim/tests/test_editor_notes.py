@@ -61,6 +61,21 @@ def test_a_write_that_conflicts_shows_both_versions_and_keeps_what_was_typed(edi
         assert s.notes.get(id=note["id"])["content"] == "mine"
 
 
+def test_u_right_after_opening_a_note_keeps_its_text_and_then_undoes_only_what_was_typed(editor):
+    with Satchel(db=editor.db) as s:
+        note = s.notes.create(title="Plan", content="v1")
+    editor.nvim.command(f"edit satchel://notes/{note['id']}")
+    editor.wait_lines(["Plan", "", "v1"])
+    editor.nvim.command("normal u")  # loading is no edit: nothing to undo
+    assert editor.lines() == ["Plan", "", "v1"] and not editor.nvim.current.buffer.options["modified"]
+    editor.keys("Gccv2<Esc>:w<CR>")
+    editor.wait(lambda: not editor.nvim.current.buffer.options["modified"])
+    editor.nvim.command("normal u")
+    assert editor.lines() == ["Plan", "", "v1"] and editor.nvim.current.buffer.options["modified"]
+    editor.nvim.command("normal u")  # and no further than what the buffer was opened with
+    assert editor.lines() == ["Plan", "", "v1"]
+
+
 def test_a_new_note_and_a_failed_save_that_loses_nothing(editor_factory, tmp_path):
     editor = editor_factory(locale="ru")
     editor.nvim.command("Satchel note new")

@@ -138,6 +138,41 @@ def test_a_title_the_server_refuses_stays_in_the_buffer(editor):
     assert titles(editor.db) == [("x" * 1000, False)]
 
 
+def test_u_takes_back_a_rename_in_the_buffer_and_the_database_and_refuses_the_rest_in_words(editor):
+    with Satchel(db=editor.db) as s:
+        milk = s.reminders.add(title="Milk")["reminder"]
+        s.reminders.endEditing()
+    editor.nvim.command("Satchel reminders")
+    editor.wait_lines(["[ ] Milk"])
+    editor.keys("o")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys("Bread<Esc>")
+    editor.wait(lambda: titles(editor.db) == [("Milk", False), ("Bread", False)])
+    editor.nvim.command("normal u")  # a new reminder's title is not a rename: said so, nothing changes
+    assert "no rename to undo" in editor.notifications()[-1][0]
+    assert editor.lines() == ["[ ] Milk", "[ ] Bread"] and titles(editor.db) == [("Milk", False), ("Bread", False)]
+
+    editor.nvim.current.window.cursor = (1, 0)
+    editor.keys("i")
+    editor.wait(lambda: editor.nvim.api.get_mode()["mode"] == "i")
+    editor.keys(" 2L<Esc>")
+    editor.wait(lambda: titles(editor.db)[0] == ("Milk 2L", False))
+    editor.wait_lines(["[ ] Milk 2L", "[ ] Bread"])
+    editor.nvim.command("normal u")
+    assert editor.lines() == ["[ ] Milk", "[ ] Bread"] and not editor.nvim.current.buffer.options["modified"]
+    assert titles(editor.db) == [("Milk", False), ("Bread", False)]
+    editor.nvim.command('execute "normal \\<C-r>"')
+    assert editor.lines() == ["[ ] Milk 2L", "[ ] Bread"]
+    assert titles(editor.db) == [("Milk 2L", False), ("Bread", False)]
+
+    with Satchel(db=editor.db) as s:  # renamed elsewhere since: undoing here would overwrite that
+        s.reminders.update(id=milk["id"], title="Oat milk")
+    editor.wait_lines(["[ ] Oat milk", "[ ] Bread"])
+    editor.nvim.command("normal u")
+    assert "changed or deleted since" in editor.notifications()[-1][0]
+    assert titles(editor.db) == [("Oat milk", False), ("Bread", False)]
+
+
 def test_two_editors_on_one_reminder_overwrite_nothing_and_show_both(editor_factory, tmp_path):
     db = tmp_path / "shared.sqlite"
     with Satchel(db=db) as s:

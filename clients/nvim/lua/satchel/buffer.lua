@@ -114,12 +114,14 @@ end
 --- Replaces the buffer's text without marking it modified. `ids` (optional): the id of the item each line
 --- shows; with them every window's cursor stays on the item it was on, wherever the new drawing puts it
 --- (a vote that re-sorts the board must not move the next key to another post). Without them, the cursor
---- keeps its line where it can.
+--- keeps its line where it can. A drawing is no edit: `u` never takes it out (a note just opened is not
+--- emptied), so it is made with 'undolevels' at -1, which also forgets the edits of the text it replaces.
 function M.set_lines(bufnr, lines, ids)
   local found = cursors(bufnr)
-  local modifiable = vim.bo[bufnr].modifiable
-  vim.bo[bufnr].modifiable = true
+  local modifiable, undolevels = vim.bo[bufnr].modifiable, vim.bo[bufnr].undolevels
+  vim.bo[bufnr].modifiable, vim.bo[bufnr].undolevels = true, -1
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+  vim.bo[bufnr].undolevels = undolevels
   vim.bo[bufnr].modified = false
   vim.bo[bufnr].modifiable = modifiable
   if ids then

@@ -4,6 +4,9 @@ local M = {}
 local words = {
   en = {
     reminder_conflict = 'The reminder changed elsewhere (revision %d): theirs is shown beside yours; save again to keep yours.',
+    no_undo = 'Satchel: no rename to undo here (u takes back titles; x toggles back, D deletes)',
+    no_redo = 'Satchel: no rename to redo here',
+    undo_stale = 'Satchel: that reminder was changed or deleted since: its title is not undone',
     no_binary = 'no satchel binary on PATH: point $SATCHEL_BINARY or setup({cmd = {...}}) at one',
     bad_binary = '%s is %s, which is not a program: point it at a satchel binary',
     end_of_history = 'No more messages: this is the beginning of the chat.',
@@ -67,6 +70,9 @@ local words = {
   },
   ru = {
     reminder_conflict = 'Напоминание изменено в другом месте (версия %d): их вариант показан рядом; сохраните ещё раз, чтобы оставить свой.',
+    no_undo = 'Satchel: здесь нечего отменять (u возвращает названия; x переключит обратно, D удалит)',
+    no_redo = 'Satchel: здесь нечего возвращать',
+    undo_stale = 'Satchel: напоминание с тех пор изменено или удалено: название не отменено',
     no_binary = 'программы satchel нет в PATH: укажите её в $SATCHEL_BINARY или setup({cmd = {...}})',
     bad_binary = '%s — это %s, а это не программа: укажите в нём программу satchel',
     end_of_history = 'Больше сообщений нет: это начало переписки.',
@@ -130,6 +136,9 @@ local words = {
   },
   ja = {
     reminder_conflict = 'リマインダーは別の場所で変更されました（リビジョン %d）。相手の版を横に表示しています。もう一度保存すると自分の版を保存します。',
+    no_undo = 'Satchel: 取り消す名前の変更はありません（u はタイトルを戻します。x で戻す、D で削除）',
+    no_redo = 'Satchel: やり直す名前の変更はありません',
+    undo_stale = 'Satchel: そのリマインダーはその後変更または削除されました。タイトルは戻していません',
     no_binary = 'PATH に satchel がありません。$SATCHEL_BINARY か setup({cmd = {...}}) で指定してください',
     bad_binary = '%s は %s で、実行できるプログラムではありません。satchel を指定してください',
     end_of_history = 'これ以上メッセージはありません（会話の最初です）。',

@@ -14,6 +14,8 @@ local ns = vim.api.nvim_create_namespace('satchel_reminders')
 -- Each buffer line's reminder: id, title and revision as drawn (memo lines carry their reminder's id and
 -- `memo = true`).
 local rows = {}
+-- bufnr -> {undo = {...}, redo = {...}}: the titles renamed here ({id, before, after}), for u and <C-r>.
+local renames = {}
 
 local PREFIX = { [true] = '[x] ', [false] = '[ ] ' }
 
@@ -138,7 +140,7 @@ end
 
 -- Every title typed since the last drawing goes to the server, with the revision it was drawn at (editing
 -- goes on). Answers false, keeping the buffer as it is, when one is refused, changed elsewhere meanwhile
--- (then theirs is shown), or the lines no longer match the reminders.
+-- (then theirs is shown), or the lines no longer match the reminders. A rename is kept for `u`.
 local function save_titles(bufnr)
   if not intact(bufnr) then
     refuse_structure()
@@ -154,6 +156,10 @@ local function save_titles(bufnr)
       elseif err then
         satchel.fail(err)
         return false
+      end
+      if row.title ~= '' then -- a new reminder's first title is no rename: D deletes it
+        renames[bufnr] = { undo = renames[bufnr] and renames[bufnr].undo or {}, redo = {} }
+        table.insert(renames[bufnr].undo, { id = row.id, before = row.title, after = title })
       end
       row.title, row.revision = title, saved.revision
     end
@@ -248,6 +254,46 @@ local function write(bufnr)
   end
 end
 
+-- u (`redo`: <C-r>). Typing not saved yet is Vim's to undo (a drawing is not in its history). Otherwise the
+-- last rename saved here is taken back, and saved: with the revision drawn, so that a change made
+-- elsewhere since is not overwritten. Anything else (adding, x, D) is not undone, and that is said.
+local function undo(bufnr, redo)
+  if vim.bo[bufnr].modified then
+    return vim.cmd(redo and 'normal! \18' or 'normal! u')
+  end
+  local past = renames[bufnr] or { undo = {}, redo = {} }
+  renames[bufnr] = past
+  local from, to = past.undo, past.redo
+  if redo then
+    from, to = to, from
+  end
+  local rename = table.remove(from)
+  if not rename then
+    return notify(i18n.t(redo and 'no_redo' or 'no_undo'), vim.log.levels.WARN)
+  end
+  local now, wanted = rename.after, rename.before
+  if redo then
+    now, wanted = wanted, now
+  end
+  local row
+  for _, candidate in ipairs(rows[bufnr] or {}) do
+    if candidate.id == rename.id and not candidate.memo then
+      row = candidate
+    end
+  end
+  if not row or row.title ~= now then
+    return notify(i18n.t('undo_stale'), vim.log.levels.WARN)
+  end
+  local err, saved = rpc.request_sync('reminders.update', { id = row.id, title = wanted, ifRevision = row.revision })
+  if err then
+    table.insert(from, rename)
+    return satchel.fail(err)
+  end
+  row.title, row.revision = wanted, saved.revision
+  table.insert(to, rename)
+  render(bufnr, row.id)
+end
+
 function M.open(focus)
   local bufnr, new = buffer.view(NAME, 'satchel-reminders', true)
   if new then
@@ -269,6 +315,12 @@ function M.open(focus)
     buffer.map(bufnr, 'reminders.delete_line', 'dd', function()
       delete(bufnr)
     end, 'Delete the reminder (as D)')
+    buffer.map(bufnr, 'reminders.undo', 'u', function()
+      undo(bufnr, false)
+    end, 'Undo: the last rename saved here')
+    buffer.map(bufnr, 'reminders.redo', '<C-r>', function()
+      undo(bufnr, true)
+    end, 'Redo the rename undone')
     buffer.map(bufnr, 'reminders.edit', 'i', function()
       local row = current_row(bufnr)
       if row and not row.memo then
