@@ -216,3 +216,21 @@ def test_two_editors_on_one_reminder_overwrite_nothing_and_show_both(editor_fact
     assert titles(db) == [("Milk from the left, left again", False)]
     right.keys("<Esc>")  # leaving Insert mode is the next save
     right.wait(lambda: titles(db) == [("Milk from the left, right again", False)])
+
+
+def test_quitting_while_typing_a_reminder_changed_elsewhere_keeps_both(editor_factory, tmp_path):
+    db = tmp_path / "shared.sqlite"
+    with Satchel(db=db) as s:
+        milk = s.reminders.add(title="Milk")["reminder"]
+        s.reminders.endEditing()
+    left = editor_factory(db)
+    left.nvim.command("Satchel reminders")
+    left.wait_lines(["[ ] Milk"])
+    left.keys("i")
+    left.wait(lambda: left.nvim.api.get_mode()["mode"] == "i")
+    left.keys(" from the left")
+    left.wait_lines(["[ ] Milk from the left"])
+    with Satchel(db=db) as s:
+        s.reminders.update(id=milk["id"], title="Milk from elsewhere")
+    assert left.quit() == 0  # no split to show theirs in any more: nothing overwritten, nothing dropped
+    assert titles(db) == [("Milk from elsewhere", False), ("Milk from the left", False)]

@@ -16,6 +16,7 @@ local ns = vim.api.nvim_create_namespace('satchel_reminders')
 local rows = {}
 -- bufnr -> {undo = {...}, redo = {...}}: the titles renamed here ({id, before, after}), for u and <C-r>.
 local renames = {}
+local quitting = false -- Neovim is quitting (leave_all): a clash cannot be shown any more
 
 local PREFIX = { [true] = '[x] ', [false] = '[ ] ' }
 
@@ -121,7 +122,15 @@ end
 -- Another editor changed this reminder since it was drawn here: nothing is overwritten. Theirs is shown
 -- beside the list, the buffer keeps what was typed (modified), and the next save (:w, or Insert mode left
 -- again) puts it over theirs, as a note's second :w does; leaving the list to read theirs saves nothing.
-local function clash(bufnr, row)
+-- While Neovim quits there is no next save: what was typed is kept as a reminder of its own, after theirs.
+local function clash(bufnr, row, typed)
+  if quitting then
+    local err = rpc.request_sync('reminders.add', { title = typed, afterId = row.id })
+    if err then
+      satchel.fail(err)
+    end
+    return false
+  end
   local err, theirs = rpc.request_sync('reminders.get', { id = row.id })
   if err then
     satchel.fail(err)
@@ -152,7 +161,7 @@ local function save_titles(bufnr)
     if not row.memo and title ~= row.title then
       local err, saved = rpc.request_sync('reminders.update', { id = row.id, title = title, ifRevision = row.revision })
       if err and err.data and err.data ~= vim.NIL and err.data.reason == 'revisionConflict' then
-        return clash(bufnr, row)
+        return clash(bufnr, row, title)
       elseif err then
         satchel.fail(err)
         return false
@@ -360,6 +369,7 @@ end
 
 --- Before the editor quits: every reminders buffer being edited is left properly.
 function M.leave_all()
+  quitting = true
   for bufnr in pairs(rows) do
     M.leave(bufnr)
   end
