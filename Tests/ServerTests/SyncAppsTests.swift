@@ -298,9 +298,11 @@ import Darwin
         for index in 1..<3 {
             let (here, there) = (Set(states[index]), Set(states[0]))
             let same = states[index] == states[0]
+            // On a difference, what each device skipped says why (a row a rule refused on one device alone).
+            let skipped = same ? "" : devices.map { "\($0.path): \($0.call("sync.status")?["result"]?["skipped"] ?? .null)" }.joined(separator: "; ")
             #expect(
                 same,
-                "\(names[index]) and laptop differ (seed \(seed)): only there \(here.subtracting(there).sorted()), only on the laptop \(there.subtracting(here).sorted())"
+                "\(names[index]) and laptop differ (seed \(seed)): only there \(here.subtracting(there).sorted()), only on the laptop \(there.subtracting(here).sorted()); skipped: \(skipped)"
             )
         }
         #expect(states[0].count > 10)
