@@ -143,6 +143,29 @@ def test_only_a_call_with_progress_carries_a_token_and_gets_its_own_reports(stan
     assert "progress for no call in flight" in caplog.text
 
 
+def test_reports_read_before_the_caller_waits_still_reach_its_callback(stand_in):
+    """The reader thread may take a quick call's reports and its answer before the calling thread starts to
+    wait: the reports wait for it, and reach the callback before the call returns."""
+    import sys
+
+    # Threads switch as often as they can, and one more competes: the reader thread often takes the whole
+    # answer between the caller's write and its wait, as on a busy machine.
+    spinning = threading.Event()
+    spinner = threading.Thread(target=lambda: [None for _ in iter(spinning.is_set, True)], daemon=True)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    spinner.start()
+    try:
+        with Satchel(stand_in(ECHO)) as s:
+            for _ in range(300):
+                reports: list[Progress] = []
+                s.call("anything", {"a": 1}, progress=reports.append)
+                assert reports == [Progress(1, 2, "step 1"), Progress(2, 2, "step 2")]
+    finally:
+        spinning.set()
+        sys.setswitchinterval(interval)
+
+
 def test_progress_is_checked_before_anything_is_sent(satchel):
     async def coroutine(report: Progress) -> None:
         pass

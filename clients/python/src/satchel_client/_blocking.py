@@ -240,7 +240,8 @@ class Wire(Connection):
             finally:
                 self._release()
         for waiter in waiters.values():
-            if not waiter.done:
+            # A call with progress blocks even when its answer is in already: its reports wait for it.
+            if not waiter.done or isinstance(waiter, Reporting):
                 self._block(waiters, deadline, timeout, what)
                 return
 
@@ -250,7 +251,8 @@ class Wire(Connection):
             for waiter in waiters.values():
                 waiter.prepare()
         for waiter in waiters.values():
-            if not waiter.done and not waiter.wait(None if deadline is None else max(0.0, deadline - time.monotonic())):
+            # Each waits, answered or not: a reporting waiter hands its queued reports to the callback first.
+            if not waiter.wait(None if deadline is None else max(0.0, deadline - time.monotonic())):
                 with self._lock:
                     for id in waiters:
                         self._ledger.abandon(id)
