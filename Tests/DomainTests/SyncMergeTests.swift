@@ -10,6 +10,7 @@ import Testing
     /// The shared log, in memory: each row pushed gets the next position; a row pushed again adds nothing.
     final class Log {
         private(set) var rows: [PulledRow] = []
+        private var placed: Int64 = 0
 
         /// A round of one device: pushes what it has, then pulls and applies everything after its cursor.
         @discardableResult
@@ -22,13 +23,20 @@ import Testing
             let id = try device.sync.deviceID()
             let (pushed, through, _) = try device.sync.pushBatch(limit: 1000)
             for row in pushed where !rows.contains(where: { $0.device == id && $0.deviceSeq == row.deviceSeq }) {
+                placed += 1
                 rows.append(
                     PulledRow(
-                        seq: Int64(rows.count + 1), device: id, account: "alice", own: false, deviceSeq: row.deviceSeq,
+                        seq: placed, device: id, account: "alice", own: false, deviceSeq: row.deviceSeq,
                         domain: row.domain, entity: row.entity, op: row.op, body: row.body, base: row.base,
                         fields: row.fields))
             }
             try device.sync.pushed(pushed, through: through)
+        }
+
+        /// Takes every row of `entity` before its last, as PostgreSQL does when a deletion wins.
+        func deletionWon(_ entity: String) {
+            let last = rows.last { $0.entity == entity }!.seq
+            rows.removeAll { $0.entity == entity && $0.seq < last }
         }
 
         /// Changes the body of the last row, as a device that breaks the rules might have written it.
@@ -122,6 +130,32 @@ import Testing
         #expect(try devices[0].notes.get(id: note.id).content == "eggs\nmilk\nrye bread", "what was typed here stays")
         for _ in 0..<2 { for device in devices { try log.round(device) } }
         for device in devices { #expect(try Self.notes(device) == ["List|six eggs\nmilk\nrye bread"]) }
+    }
+
+    /// A winning deletion takes every earlier row of its entity from PostgreSQL, a device's own row among
+    /// them though that device has not pulled it back yet: it must not wait for it for ever.
+    @Test func aDeviceWhoseOwnRowWentWithAWinningDeletionFollowsTheLogAgain() throws {
+        let log = Log()
+        let devices = try Self.devices(["laptop", "desktop"])
+        let note = try devices[0].notes.create(NoteDraft(title: "List", content: "eggs"))
+        for device in devices { try log.round(device) }
+        // The laptop pushes an edit and goes before it has pulled it back.
+        _ = try devices[0].notes.update(id: note.id, NoteChanges(content: "eggs and milk"))
+        try log.push(devices[0])
+        // The desktop pulls the edit and deletes the note: the deletion saw every version, so it wins.
+        try log.pull(devices[1])
+        _ = try devices[1].notes.delete(id: note.id)
+        try log.push(devices[1])
+        log.deletionWon(note.id)
+        try log.pull(devices[0])
+        #expect(try Self.notes(devices[0]) == [], "the laptop follows the deletion")
+        // The laptop follows the log from then on: a note the desktop makes again with the same words is
+        // there, and nothing waits to go out.
+        let again = try devices[1].notes.create(NoteDraft(title: "List", content: "eggs and milk"))
+        try log.round(devices[1])
+        try log.round(devices[0])
+        #expect(try Self.notes(devices[0]) == ["List|eggs and milk"] && (try devices[0].notes.get(id: again.id)).id == again.id)
+        #expect(try devices[0].sync.pending() == 0)
     }
 
     @Test func aReminderAndADiaryPostEditedApartMergeToo() throws {

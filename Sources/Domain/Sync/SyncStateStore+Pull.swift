@@ -202,6 +202,10 @@ extension SyncStateStore {
             version = nil
             entity.known = row.seq
             entity.stamps = [:]
+            // A deletion that wins takes every earlier row of the entity from PostgreSQL, this device's own
+            // among them even when it has not pulled it back: it waits for none any more (one of its rows
+            // placed after the deletion comes after it, and is applied as it comes).
+            entity.awaiting = nil
         }  // else: a deletion that had not seen an edit loses to it
         if row.own && entity.awaiting == row.deviceSeq { entity.awaiting = nil }
         let followsLog =
