@@ -217,7 +217,7 @@ do {
     }
     try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
     try text.write(to: target, atomically: true, encoding: .utf8)
-    print("wrote \(target.path)")
+    FileHandle.standardError.write(Data("wrote \(target.path)\n".utf8))
 } catch {
     FileHandle.standardError.write(Data("satchel-kit-generate: \(error)\n".utf8))
     exit(1)

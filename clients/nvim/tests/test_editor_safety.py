@@ -112,7 +112,9 @@ def test_quitting_under_a_ui_ends_neovim_cleanly_and_its_server_with_it(editor):
     assert not alive(server)
 
 
-def test_a_save_still_on_its_way_when_neovim_quits_is_done_before_it_ends(editor):
+def save_to_a_stalled_server(editor):
+    """A note "Plan" opened, its server stopped (SIGSTOP), its text changed to "v2" and saved: the save is
+    still on its way. Answers the note and the server's pid (the caller sends SIGCONT)."""
     with Satchel(db=editor.db) as s:
         note = s.notes.create(title="Plan", content="v1")
     editor.nvim.exec_lua("require('satchel.notes').write_wait = 300")
@@ -123,6 +125,15 @@ def test_a_save_still_on_its_way_when_neovim_quits_is_done_before_it_ends(editor
     try:
         editor.keys("Gccv2<Esc>:w<CR>")
         editor.wait(lambda: any("still being saved" in m for m, _ in editor.notifications()), message="told")
+    except BaseException:
+        os.kill(pid, signal.SIGCONT)
+        raise
+    return note, pid
+
+
+def test_a_save_still_on_its_way_when_neovim_quits_is_done_before_it_ends(editor):
+    note, pid = save_to_a_stalled_server(editor)
+    try:
         editor.nvim.command("qa!", async_=True)
         editor.wait(lambda: editor.nvim.eval("v:exiting") is not None, message="Neovim quitting")
     finally:
@@ -142,16 +153,8 @@ def test_a_reminders_list_longer_than_a_page_is_drawn_whole(editor):
 
 
 def test_a_write_to_a_stalled_server_is_never_reported_failed_and_its_outcome_arrives(editor):
-    with Satchel(db=editor.db) as s:
-        note = s.notes.create(title="Plan", content="v1")
-    editor.nvim.exec_lua("require('satchel.notes').write_wait = 300")
-    editor.nvim.command(f"edit satchel://notes/{note['id']}")
-    editor.wait_lines(["Plan", "", "v1"])
-    pid = editor.satchel_pid()
-    os.kill(pid, signal.SIGSTOP)
+    note, pid = save_to_a_stalled_server(editor)
     try:
-        editor.keys("Gccv2<Esc>:w<CR>")
-        editor.wait(lambda: any("still being saved" in m for m, _ in editor.notifications()), message="told")
         editor.keys(":w<CR>")  # a second :w while the first is on its way follows it
         editor.wait(lambda: any("still under way" in m for m, _ in editor.notifications()), message="queued")
         assert editor.nvim.current.buffer.options["modified"], "not saved yet: still modified"
